@@ -1,0 +1,188 @@
+import { field } from '../fields.ts';
+import { defineResource } from '../resource.ts';
+
+export const accounts = defineResource({
+  name: 'accounts',
+  route: 'system/account',
+  scope: 'accounts',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    accountId: field.ref('accounts', { list: true }),
+    isSubAccount: field.boolean({ list: true }),
+    isActive: field.boolean({ list: true }),
+    isIntegrator: field.boolean({ list: true }),
+    name: field.text({ required: true, list: true, search: true }),
+    companyName: field.text({ list: true, search: true }),
+    email: field.email({ list: true, search: true }),
+    phone: field.phone(),
+    web: field.url(),
+    logoImage: field.image(),
+    backgroundColor: field.color(),
+    backgroundImage: field.image(),
+  },
+});
+
+export const roles = defineResource({
+  name: 'roles',
+  route: 'system/roles',
+  scope: 'global',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    permissions: field.json({ required: true }),
+  },
+});
+
+export const users = defineResource({
+  name: 'users',
+  route: 'users',
+  scope: 'members',
+  display: 'email',
+  defaultSort: 'email,asc',
+  fields: {
+    title: field.text({ list: true }),
+    firstName: field.text({ required: true, list: true, search: true }),
+    lastName: field.text({ required: true, list: true, search: true }),
+    email: field.email({ required: true, list: true, search: true }),
+    phoneNumber: field.phone({ list: true }),
+    password: field.secret('hash', { min: 8 }),
+    language: field.enum(['en', 'tr'], { list: true }),
+    picture: field.image(),
+    roleId: field.ref('roles', { required: true, list: true }),
+    emailVerified: field.boolean({ list: true, readOnly: true }),
+  },
+});
+
+export const usersRoles = defineResource({
+  name: 'users-roles',
+  route: 'system/users-roles',
+  scope: 'account',
+  display: 'id',
+  fields: {
+    userId: field.ref('users', { required: true, list: true }),
+    roleId: field.ref('roles', { required: true, list: true }),
+  },
+});
+
+export const countries = defineResource({
+  name: 'countries',
+  route: 'system/countries',
+  scope: 'global',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+  },
+});
+
+export const states = defineResource({
+  name: 'states',
+  route: 'system/states',
+  scope: 'global',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    countryId: field.ref('countries', { required: true, list: true }),
+  },
+});
+
+export const cities = defineResource({
+  name: 'cities',
+  route: 'system/cities',
+  scope: 'global',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    stateId: field.ref('states', { required: true, list: true }),
+    countryId: field.ref('countries', { required: true, list: true }),
+    latitude: field.number({ required: true, min: -90, max: 90, list: true }),
+    longitude: field.number({ required: true, min: -180, max: 180, list: true }),
+  },
+});
+
+export const addresses = defineResource({
+  name: 'addresses',
+  route: 'system/addresses',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    address: field.text({ required: true, list: true, search: true }),
+    street: field.text({ list: true, search: true }),
+    neighbourhood: field.text({ search: true }),
+    postalCode: field.text({ maxLength: 16 }),
+    cityId: field.ref('cities', { required: true, list: true }),
+    stateId: field.ref('states', { required: true }),
+    countryId: field.ref('countries', { required: true }),
+  },
+});
+
+export const regions = defineResource({
+  name: 'regions',
+  route: 'system/regions',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    district: field.text({ list: true, search: true }),
+    districtLatitude: field.number({ min: -90, max: 90 }),
+    districtLongitude: field.number({ min: -180, max: 180 }),
+    cityId: field.ref('cities', { required: true, list: true }),
+    stateId: field.ref('states', { required: true }),
+    countryId: field.ref('countries', { required: true }),
+    address: field.text({ search: true }),
+    notes: field.longText(),
+  },
+});
+
+export const sunsetSunrises = defineResource({
+  name: 'sunsetsunrises',
+  route: 'system/sunsetsunrises',
+  scope: 'global',
+  display: 'date',
+  defaultSort: 'date,desc',
+  fields: {
+    date: field.date({ required: true, list: true }),
+    sunrise: field.time({ required: true, list: true }),
+    sunset: field.time({ required: true, list: true }),
+    cityId: field.ref('cities', { required: true, list: true }),
+    stateId: field.ref('states', { required: true }),
+    countryId: field.ref('countries', { required: true }),
+  },
+});
+
+export const systemLogSettings = defineResource({
+  name: 'system-log-settings',
+  route: 'system/system-log-settings',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    level: field.enum(['debug', 'info', 'warn', 'error'], { required: true, list: true }),
+    retentionDays: field.integer({ required: true, min: 1, max: 3650, list: true }),
+    isActive: field.boolean({ list: true }),
+  },
+});
+
+export const transactionLogs = defineResource({
+  name: 'transaction-logs',
+  route: 'logs/transaction-logs',
+  scope: 'account',
+  display: 'id',
+  readOnly: true,
+  fields: {
+    userId: field.ref('users', { list: true }),
+    resource: field.text({ list: true, search: true }),
+    action: field.enum(['create', 'update', 'delete'], { list: true }),
+    recordId: field.integer({ list: true }),
+    before: field.json(),
+    after: field.json(),
+  },
+});

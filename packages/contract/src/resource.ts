@@ -1,0 +1,46 @@
+import type { FieldDef } from './fields.ts';
+
+/**
+ * How a resource's records are tied to accounts:
+ * - `account`: each record has `accountId`; calls see the selected account's records only;
+ * - `global`: shared reference data (geography, roles), readable by every signed-in user;
+ * - `accounts`: the accounts themselves, visible when the user may act in them;
+ * - `members`: users, visible when paired with the selected account.
+ */
+export type ResourceScope = 'account' | 'global' | 'accounts' | 'members';
+
+export interface ResourceDef {
+  /** API prefix: the last segment of its SPEC §2 route. */
+  name: string;
+  /** Console route under the layout, when it has one. */
+  route?: string;
+  scope: ResourceScope;
+  fields: Record<string, FieldDef>;
+  /** Field that names a record where it is referenced. */
+  display: string;
+  defaultSort: string;
+  /** Written by the server alone: no command API. */
+  readOnly?: boolean;
+}
+
+export function defineResource(def: Omit<ResourceDef, 'defaultSort'> & { defaultSort?: string }): ResourceDef {
+  return { defaultSort: 'id,desc', ...def };
+}
+
+/** Fields every record carries, besides its own. */
+export const SYSTEM_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+export function hasField(resource: ResourceDef, name: string): boolean {
+  return (
+    name in resource.fields ||
+    (SYSTEM_FIELDS as readonly string[]).includes(name) ||
+    (name === 'accountId' && resource.scope === 'account')
+  );
+}
+
+/** The fields a record shows to a client: secrets never leave the server. */
+export function readableFields(resource: ResourceDef): string[] {
+  return Object.entries(resource.fields)
+    .filter(([, f]) => f.kind !== 'secret')
+    .map(([name]) => name);
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { FieldDef } from './fields.ts';
+import type { ResourceDef } from './resource.ts';
+
+/** A validation failure: a translation key and what it interpolates, besides the field's label. */
+export interface FieldError {
+  key: string;
+  vars?: Record<string, string | number>;
+}
+
+export type ValidationResult =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; errors: Record<string, FieldError> };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+const COLOR = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8}|[0-9a-fA-F]{3})$/;
+
+/** Messages are translation keys; `describeError` adds the numbers from the field definition. */
+function valueSchema(def: FieldDef): z.ZodType {
+  const type = { error: 'validation.type' };
+  switch (def.kind) {
+    case 'integer':
+    case 'number': {
+      let s = def.kind === 'integer' ? z.number(type).int({ error: 'validation.integer' }) : z.number(type);
+      if (def.min !== undefined) s = s.min(def.min, { error: 'validation.min' });
+      if (def.max !== undefined) s = s.max(def.max, { error: 'validation.max' });
+      return s;
+    }
+    case 'reference':
+      return z.number(type).int({ error: 'validation.type' }).positive({ error: 'validation.type' });
+    case 'boolean':
+      return z.boolean(type);
+    case 'enum':
+      return z.enum(def.options as [string, ...string[]], { error: 'validation.oneOf' });
+    case 'date':
+      return z.string(type).regex(DATE, { error: 'validation.date' });
+    case 'time':
+      return z.string(type).regex(TIME, { error: 'validation.time' });
+    case 'datetime':
+      return z.iso.datetime({ offset: true, error: 'validation.datetime' });
+    case 'json':
+      return z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())], type);
+    case 'email':
+      return z.email({ error: 'validation.email' }).max(def.maxLength ?? 255, { error: 'validation.maxLength' });
+    case 'url':
+      return z.url({ error: 'validation.url' }).max(def.maxLength ?? 1000, { error: 'validation.maxLength' });
+    case 'color':
+      return z.string(type).regex(COLOR, { error: 'validation.color' });
+    default: {
+      let s = z.string(type).max(def.maxLength ?? 255, { error: 'validation.maxLength' });
+      if (def.min !== undefined) s = s.min(def.min, { error: 'validation.minLength' });
+      return s;
+    }
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function describeError(def: FieldDef, key: string): FieldError {
+  const vars: Record<string, string | number> = {};
+  if (def.min !== undefined) vars.min = def.min;
+  if (def.max !== undefined) vars.max = def.max;
+  if (def.maxLength !== undefined) vars.maxLength = def.maxLength;
+  if (def.options) vars.options = def.options.join(', ');
+  return { key, vars };
+}
+
+/** Checks one field's value; `undefined` when it is acceptable. */
+export function validateField(def: FieldDef, value: unknown): FieldError | undefined {
+  if (isEmpty(value)) return def.required ? { key: 'validation.required' } : undefined;
+  const parsed = valueSchema(def).safeParse(typeof value === 'string' ? value.trim() : value);
+  if (parsed.success) return undefined;
+  return describeError(def, parsed.error.issues[0]?.message ?? 'validation.type');
+}
+
+/**
+ * Validates a command body against the catalogue. On create every required field must be there;
+ * on update only the fields sent are checked (a field left out keeps its value).
+ * Unknown and server-set fields are reported under the key `invalidField`.
+ */
+export function validateRecord(
+  resource: ResourceDef,
+  input: Record<string, unknown>,
+  mode: 'create' | 'update',
+): ValidationResult {
+  const errors: Record<string, FieldError> = {};
+  const value: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(resource.fields)) {
+    if (def.readOnly) continue;
+    const present = name in input;
+    if (!present && mode === 'update') continue;
+    // A secret left empty on update keeps the stored one.
+    if (def.kind === 'secret' && mode === 'update' && isEmpty(input[name])) continue;
+    const error = validateField(def, input[name]);
+    if (error) errors[name] = error;
+    else if (present) {
+      const raw = input[name];
+      value[name] = isEmpty(raw) ? null : typeof raw === 'string' ? raw.trim() : raw;
+    }
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value };
+}

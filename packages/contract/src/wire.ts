@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/** Error codes of the query and command APIs, with their HTTP status. */
+export const ERROR_STATUS = {
+  UNAUTHENTICATED: 401,
+  ACCOUNT_FORBIDDEN: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION: 422,
+  INVALID_FIELD: 400,
+  BAD_REQUEST: 400,
+  ACCOUNT_REQUIRED: 400,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ApiError {
+  code: ErrorCode;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+export type Envelope<T> = { success: true; data: T } | { success: false; error: ApiError };
+
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+}
+
+export const OPERATORS = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'between',
+  'notBetween',
+  'in',
+  'notIn',
+  'contains',
+  'startsWith',
+  'isNull',
+  'isNotNull',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const MAX_PAGE_SIZE = 1000;
+
+const sortEntry = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9]*(,(asc|desc|ASC|DESC))?$/, 'sort must be "field,asc" or "field,desc"');
+
+const filterValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+]);
+
+export const conditionSchema = z.object({
+  field: z.string().min(1),
+  operator: z.enum(OPERATORS),
+  value: filterValue.optional(),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const pageableSchema = z.object({
+  page: z.number().int().min(0),
+  size: z.number().int().min(1).max(MAX_PAGE_SIZE),
+  sort: z.array(sortEntry).max(5).default([]),
+});
+export type Pageable = z.infer<typeof pageableSchema>;
+
+/** List and search body of SPEC §7: `filter`, `detailFilter`, `selectedColumns`, `pageable`. */
+export const listBodySchema = z.object({
+  filter: z.record(z.string(), filterValue).nullable().optional(),
+  detailFilter: z.array(conditionSchema).max(50).nullable().optional(),
+  selectedColumns: z.record(z.string(), z.boolean()).nullable().optional(),
+  pageable: pageableSchema,
+});
+export type ListBody = z.infer<typeof listBodySchema>;
+
+/** The search service's body (SPEC §7 "Search service variant"). */
+export const serviceSearchSchema = z.object({
+  filters: z.array(conditionSchema).max(50).default([]),
+  logic: z.enum(['AND', 'OR']).default('AND'),
+  page: z.number().int().min(0).default(0),
+  size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  sortBy: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9]*$/)
+    .optional(),
+  sortDirection: z.enum(['ASC', 'DESC', 'asc', 'desc']).default('DESC'),
+});
+export type ServiceSearch = z.infer<typeof serviceSearchSchema>;
+
+export const BUCKETS = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '1d': '1 day',
+} as const;
+export type Bucket = keyof typeof BUCKETS;
+
+export const aggregateSchema = z.object({
+  filters: z.array(conditionSchema).max(50).default([]),
+  logic: z.enum(['AND', 'OR']).default('AND'),
+  aggregations: z
+    .array(
+      z.object({
+        field: z.string().min(1),
+        fn: z.enum(['count', 'sum', 'avg', 'min', 'max']),
+        as: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/)
+          .optional(),
+      }),
+    )
+    .min(1)
+    .max(20),
+  groupBy: z
+    .array(
+      z.union([
+        z.string().min(1),
+        z.object({ field: z.string().min(1), interval: z.enum(Object.keys(BUCKETS) as [Bucket, ...Bucket[]]) }),
+      ]),
+    )
+    .max(5)
+    .default([]),
+});
+export type AggregateBody = z.infer<typeof aggregateSchema>;
+
+export const loginSchema = z.object({ email: z.email(), password: z.string().min(1).max(200) });
+export const registerSchema = z.object({
+  firstName: z.string().trim().min(1).max(100),
+  lastName: z.string().trim().min(1).max(100),
+  phoneNumber: z.string().trim().min(1).max(32),
+  title: z.string().trim().min(1).max(100),
+  email: z.email().max(255),
+  password: z.string().min(8).max(200),
+});
+export const verifyOtpSchema = z.object({ email: z.email(), code: z.string().regex(/^\d{6}$/) });
+export const emailOnlySchema = z.object({ email: z.email() });
+export const resetPasswordSchema = z.object({
+  email: z.email(),
+  code: z.string().regex(/^\d{6}$/),
+  password: z.string().min(8).max(200),
+});
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(8).max(200),
+});

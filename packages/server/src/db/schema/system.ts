@@ -1,0 +1,229 @@
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { recordColumns, refColumn } from './columns.ts';
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    ...recordColumns(),
+    accountId: refColumn().references((): AnyPgColumn => accounts.id),
+    isSubAccount: boolean().notNull().default(false),
+    isActive: boolean().notNull().default(true),
+    isIntegrator: boolean().notNull().default(false),
+    name: text().notNull(),
+    companyName: text(),
+    email: text(),
+    phone: text(),
+    web: text(),
+    logoImage: text(),
+    backgroundColor: text(),
+    backgroundImage: text(),
+  },
+  (t) => [index().on(t.accountId)],
+);
+
+export const roles = pgTable('roles', {
+  ...recordColumns(),
+  name: text().notNull().unique(),
+  permissions: jsonb().notNull(),
+});
+
+export const users = pgTable('users', {
+  ...recordColumns(),
+  title: text(),
+  firstName: text().notNull(),
+  lastName: text().notNull(),
+  email: text().notNull().unique(),
+  phoneNumber: text(),
+  passwordHash: text(),
+  language: text(),
+  picture: text(),
+  roleId: refColumn()
+    .notNull()
+    .references(() => roles.id),
+  emailVerified: boolean().notNull().default(false),
+});
+
+export const usersRoles = pgTable(
+  'users_roles',
+  {
+    ...recordColumns(),
+    accountId: refColumn()
+      .notNull()
+      .references(() => accounts.id),
+    userId: refColumn()
+      .notNull()
+      .references(() => users.id),
+    roleId: refColumn()
+      .notNull()
+      .references(() => roles.id),
+  },
+  (t) => [uniqueIndex().on(t.accountId, t.userId), index().on(t.userId)],
+);
+
+export const countries = pgTable('countries', {
+  ...recordColumns(),
+  name: text().notNull().unique(),
+});
+
+export const states = pgTable(
+  'states',
+  {
+    ...recordColumns(),
+    name: text().notNull(),
+    countryId: refColumn()
+      .notNull()
+      .references(() => countries.id),
+  },
+  (t) => [index().on(t.countryId)],
+);
+
+export const cities = pgTable(
+  'cities',
+  {
+    ...recordColumns(),
+    name: text().notNull(),
+    stateId: refColumn()
+      .notNull()
+      .references(() => states.id),
+    countryId: refColumn()
+      .notNull()
+      .references(() => countries.id),
+    latitude: doublePrecision().notNull(),
+    longitude: doublePrecision().notNull(),
+  },
+  (t) => [index().on(t.stateId)],
+);
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    ...recordColumns(),
+    accountId: refColumn()
+      .notNull()
+      .references(() => accounts.id),
+    name: text().notNull(),
+    address: text().notNull(),
+    street: text(),
+    neighbourhood: text(),
+    postalCode: text(),
+    cityId: refColumn()
+      .notNull()
+      .references(() => cities.id),
+    stateId: refColumn()
+      .notNull()
+      .references(() => states.id),
+    countryId: refColumn()
+      .notNull()
+      .references(() => countries.id),
+  },
+  (t) => [index().on(t.accountId, t.cityId, t.name), index().on(t.accountId, t.name)],
+);
+
+export const regions = pgTable(
+  'regions',
+  {
+    ...recordColumns(),
+    accountId: refColumn()
+      .notNull()
+      .references(() => accounts.id),
+    name: text().notNull(),
+    district: text(),
+    districtLatitude: doublePrecision(),
+    districtLongitude: doublePrecision(),
+    cityId: refColumn()
+      .notNull()
+      .references(() => cities.id),
+    stateId: refColumn()
+      .notNull()
+      .references(() => states.id),
+    countryId: refColumn()
+      .notNull()
+      .references(() => countries.id),
+    address: text(),
+    notes: text(),
+  },
+  (t) => [index().on(t.accountId, t.name)],
+);
+
+export const sunsetSunrises = pgTable(
+  'sunset_sunrises',
+  {
+    ...recordColumns(),
+    date: date({ mode: 'string' }).notNull(),
+    sunrise: time().notNull(),
+    sunset: time().notNull(),
+    cityId: refColumn()
+      .notNull()
+      .references(() => cities.id),
+    stateId: refColumn()
+      .notNull()
+      .references(() => states.id),
+    countryId: refColumn()
+      .notNull()
+      .references(() => countries.id),
+  },
+  (t) => [uniqueIndex().on(t.cityId, t.date)],
+);
+
+export const systemLogSettings = pgTable(
+  'system_log_settings',
+  {
+    ...recordColumns(),
+    accountId: refColumn()
+      .notNull()
+      .references(() => accounts.id),
+    name: text().notNull(),
+    level: text().notNull(),
+    retentionDays: integer().notNull(),
+    isActive: boolean().notNull().default(true),
+  },
+  (t) => [index().on(t.accountId)],
+);
+
+/** The audit trail: no foreign keys, so it outlives what it describes. */
+export const transactionLogs = pgTable(
+  'transaction_logs',
+  {
+    ...recordColumns(),
+    accountId: refColumn().notNull(),
+    userId: refColumn(),
+    resource: text().notNull(),
+    action: text().notNull(),
+    recordId: bigint({ mode: 'number' }),
+    before: jsonb(),
+    after: jsonb(),
+  },
+  (t) => [index().on(t.accountId, t.createdAt)],
+);
+
+/** One-time codes for e-mail verification and password reset, kept as hashes. */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: refColumn()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text().notNull(),
+    codeHash: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    attempts: integer().notNull().default(0),
+    usedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.userId, t.purpose)],
+);
