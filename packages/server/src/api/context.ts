@@ -1,0 +1,33 @@
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { TFunction } from 'i18next';
+import type { Tokens } from '../auth/tokens.ts';
+import type { Db } from '../db/connect.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { AccessResolver, Actor } from './access.ts';
+import type { ResourceRepository } from './resource-repository.ts';
+
+/** Who may call a route: anyone, any signed-in user, or a user acting in an account. */
+export type RouteAccess = 'public' | 'user';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyInstance {
+    /** Every route with the access it declared, for the test that no route is left unguarded. */
+    routeTable(): { method: string | string[]; url: string; access: RouteAccess }[];
+  }
+  interface FastifyRequest {
+    actor: Actor;
+    t: TFunction;
+  }
+}
+
+export interface AppContext {
+  db: Db;
+  tokens: Tokens;
+  mailer: Mailer;
+  access: AccessResolver;
+  repositories: Map<string, ResourceRepository>;
+  tables: Record<string, PgTable>;
+}

@@ -1,0 +1,58 @@
+import { ERROR_STATUS, type ErrorCode } from '@lampyr/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { pickLanguage, translator } from '../i18n/translate.ts';
+
+/**
+ * An error a client should see. `message` is a translation key of the `common` namespace
+ * (`errors.CONFLICT`), or omitted for the code's own text; `fields` are already translated.
+ */
+export class ApiException extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly messageKey?: string,
+    readonly vars: Record<string, string | number> = {},
+    readonly fields?: Record<string, string>,
+  ) {
+    super(messageKey ?? code);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const invalidField = (field: string) => new ApiException('INVALID_FIELD', 'errors.INVALID_FIELD', { field });
+export const badValue = (field: string, reason: string) =>
+  new ApiException('BAD_REQUEST', 'errors.badValue', { field, reason });
+export const notFound = () => new ApiException('NOT_FOUND');
+
+/** Every failure leaves in the envelope of API.md; nothing internal (stack, SQL) is ever sent. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiException, request, reply) => {
+    const t = translator(pickLanguage(request.headers['accept-language']));
+    if (error instanceof ApiException) {
+      return reply.status(error.status).send({
+        success: false,
+        error: {
+          code: error.code,
+          message: t(error.messageKey ?? `errors.${error.code}`, error.vars),
+          ...(error.fields ? { fields: error.fields } : {}),
+        },
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply
+        .status(429)
+        .send({ success: false, error: { code: 'RATE_LIMITED', message: t('errors.RATE_LIMITED') } });
+    }
+    if (status >= 400 && status < 500) {
+      const json = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
+      const message = json ? t('errors.malformedJson') : t('errors.BAD_REQUEST');
+      const code = status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+      return reply.status(status === 404 ? 404 : 400).send({ success: false, error: { code, message } });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ success: false, error: { code: 'INTERNAL', message: t('errors.INTERNAL') } });
+  });
+}

@@ -1,0 +1,383 @@
+import {
+  type AggregateBody,
+  BUCKETS,
+  type Condition,
+  type ListBody,
+  NUMERIC_KINDS,
+  type ResourceDef,
+  referencesTo,
+  type ServiceSearch,
+  validateRecord,
+} from '@lampyr/contract';
+import { and, count, eq, exists, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { TFunction } from 'i18next';
+import { hashSecret } from '../auth/passwords.ts';
+import type { Db } from '../db/connect.ts';
+import { transactionLogs, usersRoles } from '../db/schema/index.ts';
+import { fieldLabel } from '../i18n/translate.ts';
+import type { Actor } from './access.ts';
+import { ApiException, badValue, invalidField, notFound } from './errors.ts';
+import { combine, conditionSql, filterObjectSql, orderSql, type QueryField, queryFields } from './filter-sql.ts';
+
+type Row = Record<string, unknown>;
+type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
+
+/** Generic list/get/search/aggregate/create/update/delete for one catalogue resource. */
+export class ResourceRepository {
+  readonly fields: Map<string, QueryField>;
+  private readonly columns: Record<string, PgColumn>;
+  private readonly selection: Record<string, PgColumn>;
+
+  constructor(
+    private readonly db: Db,
+    readonly resource: ResourceDef,
+    readonly table: PgTable,
+    private readonly registry: Map<string, ResourceRepository>,
+  ) {
+    this.columns = getTableColumns(table) as Record<string, PgColumn>;
+    this.fields = queryFields(resource, this.columns);
+    this.selection = Object.fromEntries([...this.fields].map(([name, f]) => [name, f.column]));
+  }
+
+  private column(name: string): PgColumn {
+    const column = this.columns[name];
+    if (!column) throw new Error(`${this.resource.name} has no column ${name}`);
+    return column;
+  }
+
+  /** The one place where a call is confined to what its account may see. */
+  scope(actor: Actor): SQL | undefined {
+    const accountId = actor.account?.accountId;
+    switch (this.resource.scope) {
+      case 'global':
+        return undefined;
+      case 'account':
+        return eq(this.column('accountId'), accountId ?? -1);
+      case 'accounts':
+        return inArray(this.column('id'), actor.accessibleAccountIds.length ? actor.accessibleAccountIds : [-1]);
+      case 'members':
+        return exists(
+          this.db
+            .select({ one: sql`1` })
+            .from(usersRoles)
+            .where(and(eq(usersRoles.userId, this.column('id')), eq(usersRoles.accountId, accountId ?? -1))),
+        );
+    }
+  }
+
+  private projection(selectedColumns: Record<string, boolean> | null | undefined): Record<string, PgColumn> {
+    if (!selectedColumns) return this.selection;
+    const chosen: Record<string, PgColumn> = { id: this.column('id') };
+    for (const [name, wanted] of Object.entries(selectedColumns)) {
+      const f = this.fields.get(name);
+      if (!f) throw invalidField(name);
+      if (wanted) chosen[name] = f.column;
+    }
+    return chosen;
+  }
+
+  private async page(
+    where: SQL | undefined,
+    order: SQL[],
+    projection: Record<string, PgColumn>,
+    offset: number,
+    size: number,
+  ) {
+    const [content, total] = await Promise.all([
+      this.db
+        .select(projection)
+        .from(this.table)
+        .where(where)
+        .orderBy(...order)
+        .limit(size)
+        .offset(offset),
+      this.db.select({ n: count() }).from(this.table).where(where),
+    ]);
+    return { content: content as Row[], totalElements: total[0]?.n ?? 0 };
+  }
+
+  /** SPEC §7 list and search bodies; `base` is 1 for the list call and 0 for search. */
+  list(actor: Actor, body: ListBody, base: 0 | 1) {
+    const { page, size, sort } = body.pageable;
+    if (page < base) throw new ApiException('BAD_REQUEST', 'errors.listPageBase');
+    const where = combine([
+      this.scope(actor),
+      ...filterObjectSql(this.resource, this.fields, body.filter),
+      ...(body.detailFilter ?? []).map((c) => conditionSql(this.fields, c)),
+    ]);
+    const order = orderSql(this.fields, sort, this.resource.defaultSort);
+    return this.page(where, order, this.projection(body.selectedColumns), (page - base) * size, size);
+  }
+
+  /** The search service's body: conditions joined by `logic`, page from 0. */
+  search(actor: Actor, body: ServiceSearch) {
+    const where = combine([this.scope(actor), this.conditions(body.filters, body.logic)]);
+    const sort = body.sortBy
+      ? [`${body.sortBy},${body.sortDirection.toLowerCase()}`]
+      : [`id,${body.sortDirection.toLowerCase()}`];
+    return this.page(
+      where,
+      orderSql(this.fields, sort, this.resource.defaultSort),
+      this.selection,
+      body.page * body.size,
+      body.size,
+    );
+  }
+
+  private conditions(filters: Condition[], logic: 'AND' | 'OR'): SQL | undefined {
+    return combine(
+      filters.map((c) => conditionSql(this.fields, c)),
+      logic,
+    );
+  }
+
+  async get(actor: Actor, id: number, executor: Executor = this.db): Promise<Row> {
+    const rows = await executor
+      .select(this.selection)
+      .from(this.table)
+      .where(combine([eq(this.column('id'), id), this.scope(actor)]))
+      .limit(1);
+    if (!rows[0]) throw notFound();
+    return rows[0] as Row;
+  }
+
+  async visible(actor: Actor, id: number, executor: Executor = this.db): Promise<boolean> {
+    const rows = await executor
+      .select({ id: this.column('id') })
+      .from(this.table)
+      .where(combine([eq(this.column('id'), id), this.scope(actor)]))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Counts, sums and averages, optionally per group and per time bucket (what charts use). */
+  async aggregate(actor: Actor, body: AggregateBody): Promise<{ rows: Row[] }> {
+    const select: Record<string, SQL.Aliased> = {};
+    const groups: SQL[] = [];
+    for (const g of body.groupBy) {
+      const name = typeof g === 'string' ? g : g.field;
+      const f = this.fields.get(name);
+      if (!f) throw invalidField(name);
+      let expr: SQL;
+      if (typeof g === 'string') expr = sql`${f.column}`;
+      else {
+        if (f.kind !== 'datetime') throw badValue(name, 'time buckets apply to date-time fields');
+        // The interval comes from the fixed BUCKETS table, never from the request text.
+        expr = sql`date_bin(${sql.raw(`'${BUCKETS[g.interval]}'`)}::interval, ${f.column}, timestamptz '2000-01-01')`;
+      }
+      select[name] = expr.as(name);
+      groups.push(expr);
+    }
+    for (const a of body.aggregations) {
+      const f = this.fields.get(a.field);
+      if (!f) throw invalidField(a.field);
+      const alias = a.as ?? `${a.fn}${a.field[0]?.toUpperCase()}${a.field.slice(1)}`;
+      if (alias in select) throw badValue(alias, 'duplicate output name');
+      if (a.fn === 'count') select[alias] = sql<number>`count(${f.column})::int`.mapWith(Number).as(alias);
+      else {
+        const numeric = NUMERIC_KINDS.includes(f.kind) && f.kind !== 'reference';
+        const ordered = numeric || f.kind === 'datetime' || f.kind === 'date';
+        if (!(a.fn === 'min' || a.fn === 'max' ? ordered : numeric))
+          throw badValue(a.field, `${a.fn} needs a number field`);
+        const fn = sql.raw(a.fn);
+        select[alias] = numeric
+          ? sql<number>`${fn}(${f.column})::double precision`.mapWith(Number).as(alias)
+          : sql`${fn}(${f.column})`.as(alias);
+      }
+    }
+    const where = combine([this.scope(actor), this.conditions(body.filters, body.logic)]);
+    let query = this.db.select(select).from(this.table).where(where).$dynamic();
+    if (groups.length) query = query.groupBy(...groups).orderBy(...groups);
+    const rows = await query.limit(10_000);
+    return { rows: rows as Row[] };
+  }
+
+  // ─── commands ──────────────────────────────────────────────────────────────
+
+  private validate(input: Row, mode: 'create' | 'update', t: TFunction): Row {
+    for (const key of Object.keys(input)) {
+      if (!(key in this.resource.fields) && !SERVER_SET.has(key)) throw invalidField(key);
+    }
+    const result = validateRecord(this.resource, input, mode);
+    if (result.ok) return result.value;
+    const fields = Object.fromEntries(
+      Object.entries(result.errors).map(([name, e]) => [
+        name,
+        t(e.key, { ...e.vars, field: fieldLabel(t, this.resource.name, name) }),
+      ]),
+    );
+    throw new ApiException('VALIDATION', undefined, {}, fields);
+  }
+
+  /** A reference must point at a record the caller can see: no writing across accounts. */
+  private async checkReferences(actor: Actor, value: Row, t: TFunction, executor: Executor): Promise<void> {
+    const fields: Record<string, string> = {};
+    for (const [name, def] of Object.entries(this.resource.fields)) {
+      const id = value[name];
+      if (def.kind !== 'reference' || typeof id !== 'number' || !def.ref) continue;
+      const target = this.registry.get(def.ref);
+      if (target && !(await target.visible(actor, id, executor))) {
+        fields[name] = t('validation.notFound', { field: fieldLabel(t, this.resource.name, name) });
+      }
+    }
+    if (Object.keys(fields).length) throw new ApiException('VALIDATION', undefined, {}, fields);
+  }
+
+  /** Catalogue values → column values: secrets are hashed into `<name>Hash`. */
+  private async toColumns(value: Row): Promise<Row> {
+    const out: Row = {};
+    for (const [name, v] of Object.entries(value)) {
+      const def = this.resource.fields[name];
+      if (def?.kind === 'secret') {
+        if (typeof v === 'string' && v) out[`${name}Hash`] = await hashSecret(v);
+      } else out[name] = v;
+    }
+    return out;
+  }
+
+  private log(
+    executor: Executor,
+    actor: Actor,
+    action: string,
+    recordId: number,
+    before: Row | null,
+    after: Row | null,
+  ) {
+    return executor.insert(transactionLogs).values({
+      accountId: actor.account?.accountId ?? 0,
+      userId: actor.userId,
+      resource: this.resource.name,
+      action,
+      recordId,
+      before,
+      after,
+    });
+  }
+
+  async create(actor: Actor, input: Row, t: TFunction): Promise<Row> {
+    const value = this.validate(input, 'create', t);
+    const columns = await this.toColumns(value);
+    return this.db.transaction(async (tx) => {
+      await this.checkReferences(actor, value, t, tx);
+      if (this.resource.scope === 'account') columns.accountId = actor.account?.accountId;
+      const inserted = await tx.insert(this.table).values(columns).returning(this.selection);
+      const record = inserted[0] as Row;
+      const id = record.id as number;
+      await this.afterCreate(tx, actor, record);
+      await this.log(tx, actor, 'create', id, null, record);
+      return record;
+    });
+  }
+
+  /** Keeps a new account or user reachable from the account it was created in. */
+  private async afterCreate(tx: Executor, actor: Actor, record: Row): Promise<void> {
+    const membership = actor.account;
+    if (!membership) return;
+    if (this.resource.scope === 'accounts') {
+      await tx
+        .insert(usersRoles)
+        .values({ accountId: record.id as number, userId: actor.userId, roleId: membership.roleId });
+    } else if (this.resource.scope === 'members') {
+      await tx
+        .insert(usersRoles)
+        .values({ accountId: membership.accountId, userId: record.id as number, roleId: record.roleId as number });
+    }
+  }
+
+  async update(actor: Actor, input: Row, t: TFunction): Promise<Row> {
+    const id = input.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1)
+      throw badValue('id', 'expected the id of the record');
+    const readAt = typeof input.updatedAt === 'string' ? new Date(input.updatedAt) : undefined;
+    if (!readAt || Number.isNaN(readAt.getTime())) {
+      throw new ApiException(
+        'VALIDATION',
+        undefined,
+        {},
+        {
+          updatedAt: t('validation.required', { field: fieldLabel(t, this.resource.name, 'updatedAt') }),
+        },
+      );
+    }
+    const value = this.validate(input, 'update', t);
+    const columns = await this.toColumns(value);
+    return this.db.transaction(async (tx) => {
+      const locked = await tx
+        .select(this.selection)
+        .from(this.table)
+        .where(combine([eq(this.column('id'), id), this.scope(actor)]))
+        .for('update');
+      const before = locked[0] as Row | undefined;
+      if (!before) throw notFound();
+      // Both sides are JavaScript dates, so both carry milliseconds: compare them as such.
+      if ((before.updatedAt as Date).getTime() !== readAt.getTime()) throw new ApiException('CONFLICT');
+      await this.checkReferences(actor, value, t, tx);
+      const updated = await tx
+        .update(this.table)
+        .set({ ...columns, updatedAt: new Date() })
+        .where(eq(this.column('id'), id))
+        .returning(this.selection);
+      const after = updated[0] as Row;
+      await this.log(tx, actor, 'update', id, before, after);
+      return after;
+    });
+  }
+
+  async delete(actor: Actor, id: unknown, t: TFunction): Promise<{ id: number }> {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1)
+      throw badValue('id', 'expected the id of the record');
+    return this.db.transaction(async (tx) => {
+      const before = await this.get(actor, id, tx);
+      if (this.resource.scope === 'members') {
+        // A user leaves this account; the person is deleted only when no account holds them any more.
+        await tx
+          .delete(usersRoles)
+          .where(and(eq(usersRoles.userId, id), eq(usersRoles.accountId, actor.account?.accountId ?? -1)));
+        const others = await tx.select({ n: count() }).from(usersRoles).where(eq(usersRoles.userId, id));
+        if ((others[0]?.n ?? 0) === 0) await this.deleteUnreferenced(tx, id, t);
+      } else await this.deleteUnreferenced(tx, id, t);
+      await this.log(tx, actor, 'delete', id, before, null);
+      return { id };
+    });
+  }
+
+  private async deleteUnreferenced(tx: Executor, id: number, t: TFunction): Promise<void> {
+    const by: string[] = [];
+    for (const { resource, field } of this.referrers()) {
+      const repo = this.registry.get(resource.name);
+      if (!repo) continue;
+      const rows = await tx
+        .select({ one: sql`1` })
+        .from(repo.table)
+        .where(eq(repo.column(field), id))
+        .limit(1);
+      if (rows.length) by.push(t(`resources:${resource.name}.title`));
+    }
+    if (by.length) throw new ApiException('CONFLICT', 'errors.referenced', { by: [...new Set(by)].join(', ') });
+    await tx.delete(this.table).where(eq(this.column('id'), id));
+  }
+
+  /** Who may point at this resource: reference fields, and for accounts every account-scoped record. */
+  private referrers(): { resource: ResourceDef; field: string }[] {
+    const refs = referencesTo(this.resource.name).filter(({ resource }) => !resource.readOnly);
+    if (this.resource.scope === 'accounts') {
+      for (const repo of this.registry.values()) {
+        if (repo.resource.scope === 'account' && !repo.resource.readOnly)
+          refs.push({ resource: repo.resource, field: 'accountId' });
+      }
+    }
+    return refs;
+  }
+}
+
+export function createRepositories(db: Db, catalogue: readonly ResourceDef[], tables: Record<string, PgTable>) {
+  const registry = new Map<string, ResourceRepository>();
+  for (const resource of catalogue) {
+    const table = tables[resource.name];
+    if (table) registry.set(resource.name, new ResourceRepository(db, resource, table, registry));
+  }
+  return registry;
+}

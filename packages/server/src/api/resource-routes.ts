@@ -1,0 +1,121 @@
+import {
+  aggregateSchema,
+  type ListBody,
+  listBodySchema,
+  type ResourceDef,
+  serviceSearchSchema,
+} from '@lampyr/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Action, type Actor, allows } from './access.ts';
+import type { AppContext } from './context.ts';
+import { ApiException, badValue } from './errors.ts';
+import { parseBody } from './parse-body.ts';
+import type { ResourceRepository } from './resource-repository.ts';
+
+export const QUERY_PREFIX = '/query/api';
+export const COMMAND_PREFIX = '/command/api';
+
+/** Resources whose changes alter who may act where. */
+const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
+
+/** The account and role checks every resource call passes before it touches data. */
+function authorize(request: FastifyRequest, resource: ResourceDef, action: Action): Actor {
+  const actor = request.actor;
+  const account = actor.account;
+  if (!account) {
+    if (resource.scope === 'global' && action === 'read') return actor;
+    throw new ApiException('ACCOUNT_REQUIRED');
+  }
+  if (!allows(account.permissions, resource.name, action)) throw new ApiException('FORBIDDEN');
+  // Shared reference data is written only from a top-level account.
+  if (resource.scope === 'global' && action !== 'read' && !account.isRoot) throw new ApiException('FORBIDDEN');
+  return actor;
+}
+
+const idParam = (raw: string) => {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id < 1) throw badValue('id', 'expected a positive whole number');
+  return id;
+};
+
+const isServiceSearch = (body: unknown) =>
+  typeof body === 'object' &&
+  body !== null &&
+  !('pageable' in body) &&
+  ('filters' in body || 'logic' in body || 'page' in body);
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const user = { access: 'user' as const };
+  for (const repo of ctx.repositories.values()) {
+    const { resource } = repo;
+    const base = `${QUERY_PREFIX}/${resource.name}`;
+    const tags = [resource.name];
+
+    app.post(base, { config: user, schema: { tags, summary: 'List (page from 1)' } }, async (request) => {
+      const actor = authorize(request, resource, 'read');
+      return ok(await repo.list(actor, parseBody(listBodySchema, request.body), 1));
+    });
+
+    app.post(`${base}/search`, { config: user, schema: { tags, summary: 'Search (page from 0)' } }, async (request) => {
+      const actor = authorize(request, resource, 'read');
+      if (isServiceSearch(request.body))
+        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
+      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
+    });
+
+    app.post(`${base}/aggregate`, { config: user, schema: { tags, summary: 'Aggregate' } }, async (request) => {
+      const actor = authorize(request, resource, 'read');
+      return ok(await repo.aggregate(actor, parseBody(aggregateSchema, request.body)));
+    });
+
+    app.get<{ Params: { id: string } }>(
+      `${base}/:id`,
+      { config: user, schema: { tags, summary: 'Fetch one' } },
+      async (request) => {
+        const actor = authorize(request, resource, 'read');
+        return ok(await repo.get(actor, idParam(request.params.id)));
+      },
+    );
+
+    if (resource.readOnly) continue;
+    registerCommands(app, ctx, repo);
+  }
+}
+
+function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceRepository): void {
+  const { resource } = repo;
+  const url = `${COMMAND_PREFIX}/${resource.name}`;
+  const options = { config: { access: 'user' as const }, schema: { tags: [resource.name] } };
+  const body = (request: FastifyRequest) => {
+    if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
+      throw badValue('body', 'expected a JSON object');
+    }
+    return request.body as Record<string, unknown>;
+  };
+  const changed = () => {
+    if (ACCESS_RESOURCES.has(resource.name)) ctx.access.invalidate();
+  };
+
+  app.post(url, options, async (request, reply) => {
+    const actor = authorize(request, resource, 'create');
+    const record = await repo.create(actor, body(request), request.t);
+    changed();
+    return reply.status(201).send(ok(record));
+  });
+
+  app.put(url, options, async (request) => {
+    const actor = authorize(request, resource, 'update');
+    const record = await repo.update(actor, body(request), request.t);
+    changed();
+    return ok(record);
+  });
+
+  app.delete(url, options, async (request) => {
+    const actor = authorize(request, resource, 'delete');
+    const result = await repo.delete(actor, body(request).id, request.t);
+    changed();
+    return ok(result);
+  });
+}

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { CONSTANTS, catalogue } from '@lampyr/contract';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AccessResolver } from './api/access.ts';
+import { registerAuthRoutes } from './api/auth-routes.ts';
+import type { AppContext } from './api/context.ts';
+import { ApiException, installErrorHandler } from './api/errors.ts';
+import { installGuard } from './api/guard.ts';
+import { registerDocs } from './api/openapi.ts';
+import { createRepositories } from './api/resource-repository.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
+import { Tokens } from './auth/tokens.ts';
+import type { Db } from './db/connect.ts';
+import { resourceTables } from './db/schema/index.ts';
+import { localesDir, translator } from './i18n/translate.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+
+export interface AppOptions {
+  db: Db;
+  jwtSecret: Uint8Array;
+  dataDir: string;
+  smtpUrl?: string;
+  mailer?: Mailer;
+  webDist?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
+export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // Behind a proxy the client address comes from X-Forwarded-For; rate limits key on it.
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  const repositories = createRepositories(options.db, catalogue, resourceTables);
+  const ctx: AppContext = {
+    db: options.db,
+    tokens: new Tokens(options.jwtSecret),
+    mailer: options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log }),
+    access: new AccessResolver(options.db),
+    repositories,
+    tables: resourceTables,
+  };
+
+  installErrorHandler(app);
+  installGuard(app, ctx);
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    errorResponseBuilder: () => new ApiException('RATE_LIMITED'),
+  });
+  await registerDocs(app, ctx);
+
+  registerAuthRoutes(app, ctx);
+  registerResourceRoutes(app, ctx);
+
+  app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
+  app.get('/config.json', { config: { access: 'public' } }, async (request) => {
+    const origin = `${request.protocol}://${request.host}`;
+    return { queryUrl: `${origin}${QUERY_PREFIX}`, commandUrl: `${origin}${COMMAND_PREFIX}` };
+  });
+  app.get<{ Params: { lng: string; ns: string } }>(
+    '/locales/:lng/:ns',
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const { lng, ns } = request.params;
+      if (!(CONSTANTS.languages as readonly string[]).includes(lng) || !/^[a-z-]+\.json$/.test(ns)) {
+        throw new ApiException('NOT_FOUND');
+      }
+      const file = join(localesDir, lng, ns);
+      if (!existsSync(file)) throw new ApiException('NOT_FOUND');
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('application/json')
+        .send(await readFile(file));
+    },
+  );
+
+  await registerConsole(app, options.webDist);
+  return { app, ctx };
+}
+
+/** Serves the built console, with every unknown GET outside the APIs answered by index.html. */
+async function registerConsole(app: FastifyInstance, webDist: string | undefined): Promise<void> {
+  const root = resolve(webDist ?? join(import.meta.dirname, '../../web/dist'));
+  const hasConsole = existsSync(join(root, 'index.html'));
+  if (hasConsole) {
+    await app.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...route.config, access: 'public' };
+      });
+      await scope.register(fastifyStatic, { root, wildcard: false, index: false });
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const isApi = request.url.startsWith(QUERY_PREFIX) || request.url.startsWith(COMMAND_PREFIX);
+    if (hasConsole && request.method === 'GET' && !isApi && !request.url.startsWith('/assets/')) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .send(await readFile(join(root, 'index.html')));
+    }
+    const message = (request.t ?? translator('en'))('errors.NOT_FOUND');
+    return reply.status(404).send({ success: false, error: { code: 'NOT_FOUND', message } });
+  });
+}

@@ -1,0 +1,48 @@
+import { buildApp } from './app.ts';
+import { loadJwtSecret } from './auth/tokens.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/connect.ts';
+import { seed } from './seed/seed.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const seeded = await seed(database.db, {
+    adminEmail: config.LAMPYR_ADMIN_EMAIL,
+    adminPassword: config.LAMPYR_ADMIN_PASSWORD,
+  });
+  const { app } = await buildApp({
+    db: database.db,
+    jwtSecret: loadJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    dataDir: config.DATA_DIR,
+    smtpUrl: config.SMTP_URL,
+    webDist: config.WEB_DIST,
+    logger: { level: config.LOG_LEVEL },
+  });
+  const shutdown = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://localhost:${config.PORT}`;
+  const lines = [
+    '',
+    `  Lampyr is running: ${url}`,
+    `  API docs:          ${url}/docs`,
+    `  Database:          ${database.kind === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL'}`,
+    `  Sign in as:        ${config.LAMPYR_ADMIN_EMAIL} / ${process.env.LAMPYR_ADMIN_PASSWORD ? '(LAMPYR_ADMIN_PASSWORD)' : config.LAMPYR_ADMIN_PASSWORD}`,
+    seeded.seeded ? '  Demo data was seeded on this first start.' : '',
+    config.SMTP_URL ? '' : `  Mail (codes) goes to ${config.DATA_DIR}/outbox/`,
+    '',
+  ];
+  process.stdout.write(`${lines.filter((l, i) => l || i === 0 || i === lines.length - 1).join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`Lampyr could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
