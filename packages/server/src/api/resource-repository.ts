@@ -162,13 +162,17 @@ export class ResourceRepository {
       const f = this.fields.get(name);
       if (!f) throw invalidField(name);
       let expr: SQL;
-      if (typeof g === 'string') expr = sql`${f.column}`;
-      else {
+      let decode: (v: unknown) => unknown;
+      if (typeof g === 'string') {
+        expr = sql`${f.column}`;
+        decode = (v) => f.column.mapFromDriverValue(v);
+      } else {
         if (f.kind !== 'datetime') throw badValue(name, 'time buckets apply to date-time fields');
         // The interval comes from the fixed BUCKETS table, never from the request text.
         expr = sql`date_bin(${sql.raw(`'${BUCKETS[g.interval]}'`)}::interval, ${f.column}, timestamptz '2000-01-01')`;
+        decode = (v) => new Date(v as string);
       }
-      select[name] = expr.as(name);
+      select[name] = sql`${expr}`.mapWith(decode).as(name);
       groups.push(expr);
     }
     for (const a of body.aggregations) {

@@ -1,0 +1,134 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { type Database, openDatabase } from '../../src/db/connect.ts';
+import { type SeedResult, seed } from '../../src/seed/seed.ts';
+
+export const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
+export const JWT_SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret-!!');
+
+/** The database the tests run on: PGlite in memory, or the real PostgreSQL named by LAMPYR_TEST_DB. */
+export async function testDatabase(): Promise<Database> {
+  const target = process.env.LAMPYR_TEST_DB ?? 'pglite';
+  if (target === 'pglite') return openDatabase({ dataDir: 'memory://' });
+  // Each test file starts from an empty database.
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  await client.query(
+    'DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public;',
+  );
+  await client.end();
+  return openDatabase({ url: target, dataDir: 'unused' });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  seeded: SeedResult;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const database = await testDatabase();
+  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-test-'));
+  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir });
+  await app.ready();
+  return {
+    app,
+    database,
+    seeded,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Call {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions, not by types.
+  body: { success: boolean; data?: any; error?: { code: string; message: string; fields?: Record<string, string> } };
+  raw: string;
+}
+
+/** A client of the two APIs as the console uses them: token, account and language headers. */
+export class Client {
+  token?: string;
+  accountId?: number;
+  language?: string;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async call(method: string, url: string, payload?: unknown, extra: Record<string, string> = {}): Promise<Call> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (this.accountId !== undefined) headers['x-account-id'] = String(this.accountId);
+    if (this.language) headers['accept-language'] = this.language;
+    const response = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
+    });
+    let body: Call['body'];
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = { success: false };
+    }
+    return { status: response.statusCode, body, raw: response.body };
+  }
+
+  async login(email = ADMIN.email, password = ADMIN.password): Promise<Call> {
+    const res = await this.call('POST', '/command/api/auth/login', { email, password });
+    if (res.status === 200) this.token = res.body.data.token;
+    return res;
+  }
+
+  list(prefix: string, body: unknown) {
+    return this.call('POST', `/query/api/${prefix}`, body);
+  }
+  search(prefix: string, body: unknown) {
+    return this.call('POST', `/query/api/${prefix}/search`, body);
+  }
+  get(prefix: string, id: number | string) {
+    return this.call('GET', `/query/api/${prefix}/${id}`);
+  }
+  create(prefix: string, record: unknown) {
+    return this.call('POST', `/command/api/${prefix}`, record);
+  }
+  update(prefix: string, record: unknown) {
+    return this.call('PUT', `/command/api/${prefix}`, record);
+  }
+  remove(prefix: string, id: unknown) {
+    return this.call('DELETE', `/command/api/${prefix}`, { id });
+  }
+}
+
+export const page = (page: number, size = 10, sort: string[] = []) => ({ page, size, sort });
+
+/** The newest code e-mailed to `email`, read from the development outbox. */
+export function lastCode(dataDir: string, email: string): string {
+  const outbox = join(dataDir, 'outbox');
+  const files = readdirSync(outbox)
+    .filter((f) => f.endsWith(`${email}.eml`))
+    .sort();
+  const last = files.at(-1);
+  if (!last) throw new Error(`no mail to ${email}`);
+  const match = readFileSync(join(outbox, last), 'utf8').match(/\b(\d{6})\b/);
+  if (!match?.[1]) throw new Error('no code in the mail');
+  return match[1];
+}
+
+export async function countRows(database: Database, table: string): Promise<number> {
+  const result = await database.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
+  const rows = (result as unknown as { rows: { n: number }[] }).rows;
+  return rows[0]?.n ?? 0;
+}
