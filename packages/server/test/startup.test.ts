@@ -1,0 +1,57 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadJwtSecret } from '../src/auth/tokens.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/connect.ts';
+import { accounts } from '../src/db/schema/index.ts';
+import { seed } from '../src/seed/seed.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 8080, DATA_DIR: './data', LAMPYR_ADMIN_EMAIL: 'admin@lampyr.local' });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('names each bad value', () => {
+    const bad = () =>
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LAMPYR_ADMIN_EMAIL: 'nobody' });
+    expect(bad).toThrow(ConfigError);
+    try {
+      bad();
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ['PORT', 'DATABASE_URL', 'JWT_SECRET', 'LAMPYR_ADMIN_EMAIL']) expect(message).toContain(name);
+    }
+  });
+
+  it('accepts the URLs of real services', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/lampyr',
+      SMTP_URL: 'smtp://mail:25',
+      MQTT_URL: 'mqtt://broker:1883',
+    });
+    expect(config.MQTT_URL).toBe('mqtt://broker:1883');
+  });
+});
+
+describe('embedded storage', () => {
+  it('keeps data and the generated JWT secret across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-restart-'));
+    const first = await openDatabase({ dataDir });
+    const seeded = await seed(first.db, { adminEmail: 'a@b.test', adminPassword: 'password-1' });
+    expect(seeded.seeded).toBe(true);
+    const secret = loadJwtSecret(undefined, dataDir);
+    await first.close();
+
+    const second = await openDatabase({ dataDir });
+    const again = await seed(second.db, { adminEmail: 'a@b.test', adminPassword: 'password-1' });
+    expect(again).toEqual({ seeded: false, integratorId: seeded.integratorId, subAccountIds: seeded.subAccountIds });
+    expect((await second.db.select().from(accounts)).length).toBe(3);
+    await second.close();
+    expect(loadJwtSecret(undefined, dataDir)).toEqual(secret);
+    expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+});
