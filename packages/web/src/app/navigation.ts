@@ -1,0 +1,22 @@
+/** One screen of SPEC §2: its path under the layout and the translation key of its label. */
+export interface MenuEntry {
+  path: string;
+  /** Key in the console namespace. */
+  label: string;
+  /** Catalogue resource shown on this path when its route is not the resource's own. */
+  resource?: string;
+  /** Registered as a route but kept out of the menu (a second path to the same screen). */
+  hidden?: boolean;
+  /** Query string of an action entry that opens a screen in a given mode. */
+  search?: string;
+}
+
+export interface MenuGroup {
+  key: string;
+  label: string;
+  entries: MenuEntry[];
+}
+
+export function entry(group: string, slug: string, extra: Partial<MenuEntry> = {}): MenuEntry {
+  return { path: `${group}/${slug}`, label: `menu.${group}.${slug}`, ...extra };
+}

@@ -1,0 +1,55 @@
+import { lazy, type ReactNode, Suspense } from 'react';
+import { type RouteObject, useRoutes } from 'react-router';
+import { layoutRoutes, resourceForPath } from './menu-groups.ts';
+import type { MenuEntry } from './navigation.ts';
+import { PageLoading } from './page-loading.tsx';
+import { RequireAuth } from './require-auth.tsx';
+
+// Every screen is its own chunk: /login needs none of the shell's code.
+const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
+const RegisterPage = lazy(() => import('../features/auth/register-page.tsx'));
+const VerifyOtpPage = lazy(() => import('../features/auth/verify-otp-page.tsx'));
+const ChangePasswordPage = lazy(() => import('../features/auth/change-password-page.tsx'));
+const StandaloneChangePassword = lazy(() => import('../features/auth/standalone-change-password.tsx'));
+const ShellLayout = lazy(() => import('./layout/shell-layout.tsx'));
+const HomePage = lazy(() => import('../features/home/home-page.tsx'));
+const ResourcePage = lazy(() => import('../resources/resource-page.tsx'));
+const PlaceholderPage = lazy(() => import('../features/placeholder/placeholder-page.tsx'));
+const TopologyPage = lazy(() => import('../features/assets-devices/topology-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/placeholder/not-found-page.tsx'));
+
+function page(node: ReactNode, fullScreen = false) {
+  return <Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{node}</Suspense>;
+}
+
+function screenFor(entry: MenuEntry): ReactNode {
+  const resource = resourceForPath(entry);
+  return resource ? (
+    <ResourcePage key={entry.path} resource={resource} />
+  ) : (
+    <PlaceholderPage key={entry.path} label={entry.label} path={entry.path} />
+  );
+}
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: page(<LoginPage />, true) },
+  { path: '/register', element: page(<RegisterPage />, true) },
+  { path: '/verifyotp', element: page(<VerifyOtpPage />, true) },
+  { path: '/changepassword', element: <RequireAuth>{page(<StandaloneChangePassword />, true)}</RequireAuth> },
+  {
+    path: '/',
+    element: <RequireAuth>{page(<ShellLayout />, true)}</RequireAuth>,
+    children: [
+      { index: true, element: page(<HomePage />) },
+      { path: 'ChangePasword', element: page(<ChangePasswordPage />) },
+      ...layoutRoutes().map((entry) => ({ path: entry.path, element: page(screenFor(entry)) })),
+      { path: 'device-topology/:id', element: page(<TopologyPage />) },
+      { path: '*', element: page(<NotFoundPage />) },
+    ],
+  },
+];
+
+/** Declarative routing: the data router's loaders and actions would only add weight to /login. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

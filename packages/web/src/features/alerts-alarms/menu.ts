@@ -1,0 +1,21 @@
+import { entry, type MenuGroup } from '../../app/navigation.ts';
+
+const g = 'alerts-alarms';
+
+export const alertsAlarmsMenu: MenuGroup = {
+  key: g,
+  label: 'menu.groups.alerts-alarms',
+  entries: [
+    entry(g, 'real-time'),
+    entry(g, 'history'),
+    entry(g, 'configuration'),
+    entry(g, 'alert-device-parameter-groups'),
+    entry(g, 'alert-device-parameter-templates'),
+    entry(g, 'alert-events'),
+    entry(g, 'alert-device-pairing'),
+    entry(g, 'alert-event-logs'),
+    entry(g, 'alert-logs'),
+    entry(g, 'alert-notification-list'),
+    entry(g, 'alert-notification-settings'),
+  ],
+};

@@ -1,0 +1,87 @@
+import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { Alert, Button, Flex, Form, Input } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { redirectTarget } from '../../app/require-auth.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
+import { storeSignIn } from '../../lib/session-storage.ts';
+import { authApi } from './auth-api.ts';
+import { AuthFrame } from './auth-frame.tsx';
+import { emailRules, requiredRule } from './auth-rules.ts';
+
+// The dialog is fetched only when someone asks for it.
+const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog.tsx'));
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [notice, setNotice] = useState((location.state as { notice?: string } | null)?.notice);
+  const [form] = Form.useForm<LoginValues>();
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  const submit = async (values: LoginValues) => {
+    setPending(true);
+    setError(undefined);
+    try {
+      const signIn = await authApi.login({ email: values.email.trim(), password: values.password });
+      storeSignIn(signIn);
+      navigate(redirectTarget(location.state), { replace: true });
+    } catch (e) {
+      setError(errorMessage(e, t));
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthFrame title={t('auth.login.title')} subtitle={t('auth.login.welcome')}>
+      {notice && <Alert type="success" showIcon role="status" title={t(notice)} style={{ marginBottom: 16 }} />}
+      {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} />}
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} name="login">
+        <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
+          <Input prefix={<MailOutlined />} type="email" autoComplete="username" autoFocus />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('auth.fields.password')}
+          rules={[requiredRule(t('auth.messages.password'))]}
+        >
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+        </Form.Item>
+        <Flex justify="flex-end" style={{ marginBlock: -8 }}>
+          <Button type="link" onClick={() => setForgotOpen(true)} style={{ paddingInline: 0 }}>
+            {t('auth.login.forgot')}
+          </Button>
+        </Flex>
+        <Form.Item style={{ marginTop: 16 }}>
+          <Button type="primary" htmlType="submit" block loading={pending}>
+            {t('auth.login.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      <p style={{ margin: 0 }}>
+        {t('auth.login.noAccount')} <Link to="/register">{t('auth.login.register')}</Link>
+      </p>
+      {forgotOpen && (
+        <Suspense fallback={null}>
+          <ForgotPasswordDialog
+            initialEmail={form.getFieldValue('email')}
+            onClose={(email, reset) => {
+              setForgotOpen(false);
+              if (email) form.setFieldsValue({ email, password: '' });
+              if (reset) setNotice('auth.forgot.done');
+            }}
+          />
+        </Suspense>
+      )}
+    </AuthFrame>
+  );
+}

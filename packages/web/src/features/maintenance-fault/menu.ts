@@ -1,0 +1,14 @@
+import { entry, type MenuGroup } from '../../app/navigation.ts';
+
+const g = 'maintenance-fault';
+
+export const maintenanceFaultMenu: MenuGroup = {
+  key: g,
+  label: 'menu.groups.maintenance-fault',
+  entries: [
+    entry(g, 'report-a-fault'),
+    entry(g, 'fault-history'),
+    entry(g, 'maintenance-planning'),
+    entry(g, 'maintenance-history'),
+  ],
+};

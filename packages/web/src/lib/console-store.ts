@@ -1,0 +1,117 @@
+import type { Condition } from '@lampyr/contract';
+import { CONSTANTS } from '@lampyr/contract';
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { FilterObject } from './resource-api.ts';
+
+/** SPEC §9's table parameters, kept per table prefix. */
+export interface TableParams {
+  page: number;
+  size: number;
+  sort: string[];
+  filters: FilterObject | null;
+  detailFilter: Condition[] | null;
+  selectedColumns: Record<string, boolean> | null;
+}
+
+export interface SelectOption {
+  value: number;
+  label: string;
+}
+
+export interface CachedOptions {
+  options: SelectOption[];
+  updatedAt: number;
+}
+
+export interface ConsoleState {
+  tableParams: Record<string, TableParams>;
+  formValues: Record<string, Record<string, unknown>>;
+  /** Reference options per prefix with the time they were fetched; kept in memory only. */
+  selectOptions: Record<string, CachedOptions>;
+  setTableParams: (prefix: string, patch: Partial<TableParams>) => void;
+  resetTableParams: (prefix: string) => void;
+  setFormValues: (formKey: string, values: Record<string, unknown>) => void;
+  clearFormValues: (formKey: string) => void;
+  setSelectOptions: (prefix: string, options: SelectOption[], updatedAt?: number) => void;
+}
+
+export function defaultTableParams(): TableParams {
+  const d = CONSTANTS.defaultTableParams;
+  return { page: d.page, size: d.size, sort: [...d.sort], filters: null, detailFilter: null, selectedColumns: null };
+}
+
+/** The localStorage key of the persisted store: `persist:` plus the product prefix. */
+export const PERSIST_KEY = CONSTANTS.persistPrefix;
+
+export const useConsoleStore = create<ConsoleState>()(
+  persist(
+    (set) => ({
+      tableParams: {},
+      formValues: {},
+      selectOptions: {},
+      setTableParams: (prefix, patch) =>
+        set((state) => ({
+          tableParams: { ...state.tableParams, [prefix]: { ...tableParamsOf(state, prefix), ...patch } },
+        })),
+      resetTableParams: (prefix) =>
+        set((state) => ({ tableParams: { ...state.tableParams, [prefix]: defaultTableParams() } })),
+      setFormValues: (formKey, values) => set((state) => ({ formValues: { ...state.formValues, [formKey]: values } })),
+      clearFormValues: (formKey) =>
+        set((state) => {
+          const { [formKey]: _dropped, ...rest } = state.formValues;
+          return { formValues: rest };
+        }),
+      setSelectOptions: (prefix, options, updatedAt = Date.now()) =>
+        set((state) => ({ selectOptions: { ...state.selectOptions, [prefix]: { options, updatedAt } } })),
+    }),
+    {
+      name: PERSIST_KEY,
+      version: 1,
+      storage: createJSONStorage(() => window.localStorage),
+      // SPEC §1: only table parameters and form values are persisted.
+      partialize: (state) => ({ tableParams: state.tableParams, formValues: state.formValues }),
+      skipHydration: true,
+    },
+  ),
+);
+
+export function tableParamsOf(state: Pick<ConsoleState, 'tableParams'>, prefix: string): TableParams {
+  return state.tableParams[prefix] ?? defaultTableParams();
+}
+
+/** SPEC §4: not started, then registered, then rehydrated. */
+export type PersistStatus = 'idle' | 'registered' | 'rehydrated';
+
+export interface PersistGate {
+  status: PersistStatus;
+  /** Set when restoring gave up after the timeout. */
+  timedOut: boolean;
+}
+
+export const usePersistGate = create<PersistGate>(() => ({ status: 'idle', timedOut: false }));
+
+/**
+ * Restores the persisted parts. Loading lifts once they are restored; if restoring hangs, after
+ * `timeoutMs` the console goes on with defaults and says which key it gave up on.
+ */
+export async function restorePersistedState(
+  timeoutMs: number = CONSTANTS.persistTimeoutMs,
+  rehydrate: () => Promise<void> | void = () => useConsoleStore.persist.rehydrate(),
+): Promise<PersistGate> {
+  usePersistGate.setState({ status: 'registered', timedOut: false });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const restored = Promise.resolve()
+    .then(rehydrate)
+    .then(
+      () => 'done' as const,
+      () => 'done' as const,
+    );
+  const outcome = await Promise.race([restored, timeout]);
+  clearTimeout(timer);
+  usePersistGate.setState({ status: 'rehydrated', timedOut: outcome === 'timeout' });
+  return usePersistGate.getState();
+}

@@ -1,0 +1,140 @@
+import type { Condition, Page } from '@lampyr/contract';
+import { CONSTANTS } from '@lampyr/contract';
+import { request } from './api-client.ts';
+import { selectedAccountId } from './session-storage.ts';
+
+export interface Pageable {
+  page: number;
+  size: number;
+  sort: string[];
+}
+
+export type FilterValue = string | number | boolean | null | (string | number | boolean | null)[];
+export type FilterObject = Record<string, FilterValue | undefined>;
+
+export interface ListParams {
+  filter?: FilterObject | null;
+  detailFilter?: Condition[] | null;
+  selectedColumns?: Record<string, boolean> | null;
+  pageable: Pageable;
+}
+
+export interface ServiceSearchParams {
+  filters?: Condition[];
+  logic?: 'AND' | 'OR';
+  page?: number;
+  size?: number;
+  sortBy?: string;
+  sortDirection?: 'ASC' | 'DESC';
+}
+
+export interface CallOptions {
+  /** Call the server even with no account selected (resources that are not account-scoped). */
+  skipAccountFilter?: boolean;
+  signal?: AbortSignal;
+}
+
+export type Row = Record<string, unknown> & { id: number };
+
+/** SPEC §5: the local answer to an account-scoped list or search when no account is selected. */
+export const EMPTY_PAGE: Readonly<Page<never>> = Object.freeze({ content: [], totalElements: 0 });
+
+function noAccount(options: CallOptions): boolean {
+  return !options.skipAccountFilter && selectedAccountId() === undefined;
+}
+
+/** SPEC §5: an empty filter object is sent as null; keys whose value is unset are dropped. */
+export function normalizeFilter(filter: FilterObject | null | undefined): Record<string, FilterValue> | null {
+  if (!filter) return null;
+  const entries = Object.entries(filter).filter(
+    (entry): entry is [string, FilterValue] =>
+      entry[1] !== undefined && entry[1] !== '' && !(Array.isArray(entry[1]) && entry[1].length === 0),
+  );
+  return entries.length ? Object.fromEntries(entries) : null;
+}
+
+function normalizeColumns(columns: Record<string, boolean> | null | undefined): Record<string, boolean> | null {
+  if (!columns) return null;
+  const chosen = Object.entries(columns).filter(([, on]) => on);
+  return chosen.length ? Object.fromEntries(chosen) : null;
+}
+
+export function listBody(params: ListParams) {
+  return {
+    filter: normalizeFilter(params.filter),
+    detailFilter: params.detailFilter ?? [],
+    selectedColumns: normalizeColumns(params.selectedColumns),
+    pageable: params.pageable,
+  };
+}
+
+/** List: `POST {query}/{prefix}`, page counted from 1. */
+export async function listRecords<T = Row>(
+  prefix: string,
+  params: ListParams,
+  options: CallOptions = {},
+): Promise<Page<T>> {
+  if (noAccount(options)) return { ...EMPTY_PAGE };
+  return request<Page<T>>('query', prefix, { method: 'POST', body: listBody(params), signal: options.signal });
+}
+
+/** Search: `POST {query}/{prefix}/search` with `pageable`, page counted from 0. */
+export async function searchRecords<T = Row>(
+  prefix: string,
+  params: Omit<ListParams, 'selectedColumns'>,
+  options: CallOptions = {},
+): Promise<Page<T>> {
+  if (noAccount(options)) return { ...EMPTY_PAGE };
+  const { selectedColumns: _ignored, ...body } = listBody(params);
+  return request<Page<T>>('query', `${prefix}/search`, { method: 'POST', body, signal: options.signal });
+}
+
+/** The search service variant: filters, logic, page, size, sort direction. */
+export async function serviceSearch<T = Row>(
+  prefix: string,
+  params: ServiceSearchParams,
+  options: CallOptions = {},
+): Promise<Page<T>> {
+  if (noAccount(options)) return { ...EMPTY_PAGE };
+  const body = { filters: [], logic: 'AND', page: 0, size: 20, sortDirection: 'DESC', ...params };
+  return request<Page<T>>('query', `${prefix}/search`, { method: 'POST', body, signal: options.signal });
+}
+
+/** Fetch-all (SPEC §9): search with no filters, page 0, size 1000, DESC. */
+export function fetchAll<T = Row>(prefix: string, options: CallOptions = {}): Promise<Page<T>> {
+  const { page, size, sortDirection } = CONSTANTS.fetchAll;
+  return serviceSearch<T>(prefix, { filters: [], logic: 'AND', page, size, sortDirection }, options);
+}
+
+export interface AggregateParams {
+  filters?: Condition[];
+  logic?: 'AND' | 'OR';
+  aggregations: { field: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; as?: string }[];
+  groupBy?: (string | { field: string; interval: string })[];
+}
+
+export function aggregate<T = Record<string, unknown>>(
+  prefix: string,
+  params: AggregateParams,
+  options: CallOptions = {},
+): Promise<T> {
+  const body = { logic: 'AND', filters: [], ...params };
+  return request<T>('query', `${prefix}/aggregate`, { method: 'POST', body, signal: options.signal });
+}
+
+export function fetchRecord<T = Row>(prefix: string, id: number | string, options: CallOptions = {}): Promise<T> {
+  return request<T>('query', `${prefix}/${encodeURIComponent(String(id))}`, { signal: options.signal });
+}
+
+export function createRecord<T = Row>(prefix: string, data: Record<string, unknown>): Promise<T> {
+  return request<T>('command', prefix, { method: 'POST', body: data });
+}
+
+/** Update carries the `updatedAt` it read, so a concurrent change is a 409, not an overwrite. */
+export function updateRecord<T = Row>(prefix: string, data: Record<string, unknown> & { id: number }): Promise<T> {
+  return request<T>('command', prefix, { method: 'PUT', body: data });
+}
+
+export function deleteRecord(prefix: string, id: number): Promise<{ id: number }> {
+  return request<{ id: number }>('command', prefix, { method: 'DELETE', body: { id } });
+}

@@ -1,0 +1,77 @@
+import type { FieldDef } from '@lampyr/contract';
+import { Flex, Tag, Typography, theme } from 'antd';
+import dayjs from 'dayjs';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ResourceLabels } from './labels.ts';
+
+dayjs.extend(localizedFormat);
+
+/** How a value of a field kind reads in a table cell or a detail view. */
+export function CellValue({
+  name,
+  def,
+  value,
+  labels,
+  referenceName,
+}: {
+  name: string;
+  def: FieldDef | undefined;
+  value: unknown;
+  labels: ResourceLabels;
+  referenceName?: string;
+}): ReactNode {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  if (value === null || value === undefined || value === '')
+    return <Typography.Text type="secondary">–</Typography.Text>;
+  const kind = def?.kind ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'text');
+  switch (kind) {
+    case 'boolean':
+      return value ? <Tag color="success">{t('value.yes')}</Tag> : <Tag>{t('value.no')}</Tag>;
+    case 'enum':
+      return <Tag>{labels.option(name, String(value))}</Tag>;
+    case 'reference':
+      return referenceName ?? `#${String(value)}`;
+    case 'date':
+      return dayjs(String(value)).format('L');
+    case 'datetime':
+      return dayjs(String(value)).format('L LT');
+    case 'color':
+      return (
+        <Flex align="center" gap={token.marginXS}>
+          <span
+            aria-hidden
+            style={{
+              width: 16,
+              height: 16,
+              borderRadius: token.borderRadiusSM,
+              border: `1px solid ${token.colorBorder}`,
+              background: String(value),
+            }}
+          />
+          {String(value)}
+        </Flex>
+      );
+    case 'url':
+    case 'image':
+      return (
+        <Typography.Link href={String(value)} target="_blank" rel="noreferrer" ellipsis style={{ maxWidth: 240 }}>
+          {String(value)}
+        </Typography.Link>
+      );
+    case 'email':
+      return <Typography.Link href={`mailto:${String(value)}`}>{String(value)}</Typography.Link>;
+    case 'json':
+      return (
+        <Typography.Text code ellipsis style={{ maxWidth: 240 }}>
+          {JSON.stringify(value)}
+        </Typography.Text>
+      );
+    case 'secret':
+      return '••••••';
+    default:
+      return String(value);
+  }
+}

@@ -1,0 +1,111 @@
+import { CONSTANTS, findResource, type ResourceDef } from '@lampyr/contract';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { type SelectOption, useConsoleStore } from '../lib/console-store.ts';
+import { keys } from '../lib/query-keys.ts';
+import { listRecords, type Row } from '../lib/resource-api.ts';
+import { needsAccount } from './use-resource-list.ts';
+
+/** How many options a reference select loads at once; larger sets are searched on the server. */
+export const OPTIONS_PAGE = 1000;
+
+export function displayOf(prefix: string): string {
+  return findResource(prefix)?.display ?? 'name';
+}
+
+export function recordLabel(prefix: string, record: Row): string {
+  const value = record[displayOf(prefix)];
+  return value === undefined || value === null || value === '' ? `#${record.id}` : String(value);
+}
+
+async function loadOptions(prefix: string, search: string, signal: AbortSignal) {
+  const display = displayOf(prefix);
+  const page = await listRecords<Row>(
+    prefix,
+    {
+      filter: search ? { q: search } : null,
+      detailFilter: [],
+      selectedColumns: { [display]: true },
+      pageable: { page: 1, size: OPTIONS_PAGE, sort: display === 'id' ? [] : [`${display},asc`] },
+    },
+    { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
+  );
+  return {
+    options: page.content.map((r): SelectOption => ({ value: r.id, label: recordLabel(prefix, r) })),
+    complete: page.totalElements <= page.content.length,
+  };
+}
+
+/**
+ * The options of a reference select (SPEC §9): the full list of a prefix is cached with the time it
+ * was fetched and reused while fresh; a typed search goes to the server when the list is partial.
+ */
+export function useReferenceOptions(prefix: string, search = '') {
+  const cached = useConsoleStore((s) => s.selectOptions[prefix]);
+  const setSelectOptions = useConsoleStore((s) => s.setSelectOptions);
+  const all = useQuery({
+    queryKey: keys.options(prefix, ''),
+    queryFn: async ({ signal }) => {
+      const result = await loadOptions(prefix, '', signal);
+      setSelectOptions(prefix, result.options);
+      return result;
+    },
+    initialData: cached ? { options: cached.options, complete: true } : undefined,
+    initialDataUpdatedAt: cached?.updatedAt,
+    staleTime: CONSTANTS.cacheStaleMs,
+  });
+  const remote = search.trim() !== '' && all.data?.complete === false;
+  const searched = useQuery({
+    queryKey: keys.options(prefix, search.trim()),
+    queryFn: ({ signal }) => loadOptions(prefix, search.trim(), signal),
+    enabled: remote,
+  });
+  return {
+    options: (remote ? searched.data?.options : all.data?.options) ?? [],
+    loading: all.isFetching || (remote && searched.isFetching),
+    error: all.error ?? searched.error,
+    remoteSearch: remote,
+  };
+}
+
+/** The names of the records a page of rows references, per referenced prefix. */
+export function useReferenceNames(resource: ResourceDef, rows: readonly Row[], fields: readonly string[]) {
+  const wanted = new Map<string, Set<number>>();
+  for (const name of fields) {
+    const def = resource.fields[name];
+    if (def?.kind !== 'reference' || !def.ref) continue;
+    const ids = wanted.get(def.ref) ?? new Set<number>();
+    for (const row of rows) {
+      const id = row[name];
+      if (typeof id === 'number') ids.add(id);
+    }
+    wanted.set(def.ref, ids);
+  }
+  const entries = [...wanted.entries()].filter(([, ids]) => ids.size > 0);
+  const results = useQueries({
+    queries: entries.map(([prefix, idSet]) => {
+      const ids = [...idSet].sort((a, b) => a - b);
+      const display = displayOf(prefix);
+      return {
+        queryKey: keys.lookup(prefix, ids),
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          listRecords<Row>(
+            prefix,
+            {
+              filter: { id: ids },
+              detailFilter: [],
+              selectedColumns: { [display]: true },
+              pageable: { page: 1, size: Math.min(ids.length, OPTIONS_PAGE), sort: [] },
+            },
+            { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
+          ),
+      };
+    }),
+  });
+  const names = new Map<string, Map<number, string>>();
+  entries.forEach(([prefix], index) => {
+    const map = new Map<number, string>();
+    for (const record of results[index]?.data?.content ?? []) map.set(record.id, recordLabel(prefix, record));
+    names.set(prefix, map);
+  });
+  return names;
+}

@@ -1,0 +1,45 @@
+import { Select } from 'antd';
+import { useDeferredValue, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReferenceOptions } from './reference-data.ts';
+
+interface ReferenceSelectProps {
+  prefix: string;
+  id?: string;
+  value?: number | number[] | null;
+  onChange?: (value: number | number[] | null) => void;
+  multiple?: boolean;
+  placeholder?: string;
+  'aria-label'?: string;
+  autoFocus?: boolean;
+}
+
+/** Chooses records of another resource by their name, searching as the user types. */
+export function ReferenceSelect({ prefix, value, onChange, multiple, ...rest }: ReferenceSelectProps) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search);
+  const { options, loading, error, remoteSearch } = useReferenceOptions(prefix, deferred);
+  return (
+    <Select<number | number[]>
+      {...rest}
+      mode={multiple ? 'multiple' : undefined}
+      value={value ?? undefined}
+      onChange={(next) => onChange?.(next ?? null)}
+      options={options}
+      loading={loading}
+      allowClear
+      showSearch={{
+        onSearch: setSearch,
+        filterOption: remoteSearch
+          ? false
+          : (input, option) =>
+              String(option?.label ?? '')
+                .toLocaleLowerCase()
+                .includes(input.toLocaleLowerCase()),
+      }}
+      notFoundContent={error ? t('resource.optionsFailed') : loading ? t('state.loading') : t('resource.noOptions')}
+      style={{ width: '100%', minWidth: 200 }}
+    />
+  );
+}

@@ -1,0 +1,299 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { type Condition, getResource } from '@lampyr/contract';
+import { App, Button, Card, Empty, Flex, Input, Popconfirm, Result, Space, Table, Typography, theme } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HttpError, isConflict } from '../lib/api-errors.ts';
+import { errorMessage } from '../lib/error-message.ts';
+import type { FilterValue, Row } from '../lib/resource-api.ts';
+import { selectedAccountId } from '../lib/session-storage.ts';
+import { CellValue } from './cell-value.tsx';
+import { ColumnChooser, defaultColumns } from './column-chooser.tsx';
+import { type FilterApi, filterDropdown, isFiltered } from './column-filters.tsx';
+import { useResourceLabels } from './labels.ts';
+import { RecordDetails } from './record-details.tsx';
+import { type FormTarget, RecordForm } from './record-form.tsx';
+import { useReferenceNames } from './reference-data.ts';
+import { needsAccount, useResourceList, useTableParams } from './use-resource-list.ts';
+import { useResourceMutations } from './use-resource-mutations.ts';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null {
+  const entry = sort.find((s) => s.split(',')[0] === field);
+  if (!entry) return null;
+  return entry.split(',')[1]?.toLowerCase() === 'desc' ? 'descend' : 'ascend';
+}
+
+/**
+ * The generic screen of a catalogue resource: a server-paged, sortable, filterable table with a
+ * column chooser, a create/edit form and a confirmed delete.
+ */
+export default function ResourcePage({ resource: name }: { resource: string }) {
+  const resource = getResource(name);
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { message, modal } = App.useApp();
+  const labels = useResourceLabels(resource);
+  const { params, update, reset } = useTableParams(resource.name);
+  const list = useResourceList(resource, params);
+  const { remove } = useResourceMutations(resource);
+  const [formTarget, setFormTarget] = useState<FormTarget>();
+  const [viewing, setViewing] = useState<number>();
+  const [search, setSearch] = useState(() => String(params.filters?.q ?? ''));
+
+  const visible = useMemo(() => {
+    const chosen = params.selectedColumns
+      ? Object.keys(params.selectedColumns).filter((c) => params.selectedColumns?.[c])
+      : [];
+    return chosen.length ? chosen : defaultColumns(resource);
+  }, [params.selectedColumns, resource]);
+  const rows = list.data?.content ?? [];
+  const names = useReferenceNames(resource, rows, visible);
+  const searchable = Object.values(resource.fields).some((f) => f.search);
+  const anyFilter =
+    Boolean(params.filters && Object.keys(params.filters).length) || Boolean(params.detailFilter?.length);
+  const accountMissing = needsAccount(resource) && selectedAccountId() === undefined;
+
+  const filterApi: FilterApi = {
+    params,
+    setFilter: (field, value: FilterValue | undefined) => {
+      const filters = { ...(params.filters ?? {}) };
+      if (value === undefined) delete filters[field];
+      else filters[field] = value;
+      update({ filters: Object.keys(filters).length ? filters : null, page: 1 });
+    },
+    setCondition: (field, condition: Condition | undefined) => {
+      const rest = (params.detailFilter ?? []).filter((c) => c.field !== field);
+      const next = condition ? [...rest, condition] : rest;
+      update({ detailFilter: next.length ? next : null, page: 1 });
+    },
+  };
+
+  const confirmDelete = async (row: Row) => {
+    try {
+      await remove.mutateAsync(row.id);
+      message.success(t('resource.deleted', { item: labels.one }));
+    } catch (e) {
+      modal.error({
+        title: isConflict(e) ? t('resource.deleteBlocked', { item: labels.one }) : t('resource.deleteFailed'),
+        content: errorMessage(e, t),
+      });
+    }
+  };
+
+  const columns: ColumnsType<Row> = visible.map((field) => {
+    const def = resource.fields[field];
+    const label = labels.field(field);
+    return {
+      key: field,
+      dataIndex: field,
+      title: label,
+      sorter: def?.kind !== 'json',
+      sortOrder: sortOrderOf(params.sort, field),
+      filterDropdown: def ? filterDropdown(field, def, label, labels, filterApi) : undefined,
+      filtered: isFiltered(params, field),
+      render: (value: unknown) => (
+        <CellValue
+          name={field}
+          def={def}
+          value={value}
+          labels={labels}
+          referenceName={def?.ref && typeof value === 'number' ? names.get(def.ref)?.get(value) : undefined}
+        />
+      ),
+    };
+  });
+
+  columns.push({
+    key: 'actions',
+    title: t('resource.actions'),
+    fixed: 'right',
+    width: resource.readOnly ? 80 : 120,
+    render: (_value, row) =>
+      resource.readOnly ? (
+        <Button
+          type="text"
+          icon={<EyeOutlined />}
+          aria-label={t('resource.viewItem', { item: labels.one, id: row.id })}
+          onClick={() => setViewing(row.id)}
+        />
+      ) : (
+        <Space size={0}>
+          <Button
+            type="text"
+            icon={<EditOutlined />}
+            aria-label={t('resource.editItem', { item: labels.one, id: row.id })}
+            onClick={() => setFormTarget({ mode: 'update', id: row.id })}
+          />
+          <Popconfirm
+            title={t('confirm.deleteTitle', { item: labels.one })}
+            description={t('confirm.delete', { item: labels.one.toLocaleLowerCase() })}
+            okText={t('action.delete')}
+            cancelText={t('action.cancel')}
+            okButtonProps={{ danger: true, loading: remove.isPending }}
+            onConfirm={() => confirmDelete(row)}
+          >
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('resource.deleteItem', { item: labels.one, id: row.id })}
+            />
+          </Popconfirm>
+        </Space>
+      ),
+  });
+
+  const total = list.data?.totalElements ?? 0;
+  const failed = list.isError && !list.data;
+
+  return (
+    <Card>
+      <Flex justify="space-between" align="center" wrap gap={token.margin} style={{ marginBottom: token.margin }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
+          {labels.title}
+          {list.data && (
+            <Typography.Text type="secondary" style={{ marginInlineStart: token.marginXS, fontWeight: 'normal' }}>
+              ({total})
+            </Typography.Text>
+          )}
+        </Typography.Title>
+        <Space wrap>
+          {searchable && (
+            <Input.Search
+              allowClear
+              aria-label={t('resource.search', { title: labels.title })}
+              placeholder={t('resource.searchPlaceholder')}
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value);
+                if (e.target.value === '') filterApi.setFilter('q', undefined);
+              }}
+              onSearch={(value) => filterApi.setFilter('q', value.trim() || undefined)}
+              style={{ width: 240 }}
+            />
+          )}
+          {anyFilter && (
+            <Button
+              onClick={() => {
+                setSearch('');
+                update({ filters: null, detailFilter: null, page: 1 });
+              }}
+            >
+              {t('filter.clearAll')}
+            </Button>
+          )}
+          <ColumnChooser
+            resource={resource}
+            labels={labels}
+            visible={visible}
+            onChange={(selectedColumns) => update({ selectedColumns })}
+          />
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => list.refetch()}
+            loading={list.isFetching}
+            aria-label={t('action.refresh')}
+          />
+          {!resource.readOnly && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget({ mode: 'create' })}>
+              {t('resource.create', { item: labels.one })}
+            </Button>
+          )}
+        </Space>
+      </Flex>
+
+      {accountMissing && (
+        <Typography.Paragraph type="warning" role="status">
+          {t('resource.noAccount')}
+        </Typography.Paragraph>
+      )}
+      {list.isError && list.data && (
+        <Typography.Paragraph type="danger" role="alert">
+          {errorMessage(list.error, t)}
+        </Typography.Paragraph>
+      )}
+
+      {failed ? (
+        <Result
+          status="error"
+          title={t('state.loadFailed', { title: labels.title })}
+          subTitle={errorMessage(list.error, t)}
+          extra={
+            <Space>
+              <Button type="primary" onClick={() => list.refetch()}>
+                {t('action.retry')}
+              </Button>
+              {list.error instanceof HttpError && list.error.httpStatus === 400 && (
+                <Button onClick={reset}>{t('resource.resetView')}</Button>
+              )}
+            </Space>
+          }
+        />
+      ) : (
+        <Table<Row>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={list.isFetching}
+          scroll={{ x: 'max-content' }}
+          locale={{
+            emptyText: (
+              <Empty
+                description={
+                  anyFilter ? t('resource.noMatch') : t('resource.empty', { title: labels.title.toLocaleLowerCase() })
+                }
+              >
+                {!anyFilter && !resource.readOnly && (
+                  <Button type="primary" onClick={() => setFormTarget({ mode: 'create' })}>
+                    {t('resource.create', { item: labels.one })}
+                  </Button>
+                )}
+              </Empty>
+            ),
+          }}
+          pagination={{
+            current: params.page,
+            pageSize: params.size,
+            total,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES,
+            showTotal: (count, [from, to]) => t('resource.range', { from, to, total: count }),
+          }}
+          onChange={(pagination, _filters, sorter, extra) => {
+            if (extra.action === 'paginate') {
+              const size = pagination.pageSize ?? params.size;
+              update({ page: size !== params.size ? 1 : (pagination.current ?? 1), size });
+            } else if (extra.action === 'sort') {
+              const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<Row> | undefined;
+              const field = s?.columnKey ?? s?.field;
+              update({
+                sort: s?.order && field ? [`${String(field)},${s.order === 'ascend' ? 'asc' : 'desc'}`] : [],
+                page: 1,
+              });
+            }
+          }}
+        />
+      )}
+
+      {formTarget && (
+        <RecordForm
+          resource={resource}
+          target={formTarget}
+          labels={labels}
+          onClose={() => setFormTarget(undefined)}
+          onSaved={(_row, mode) => {
+            message.success(t(mode === 'create' ? 'resource.created' : 'resource.updated', { item: labels.one }));
+            setFormTarget(undefined);
+          }}
+        />
+      )}
+      {viewing !== undefined && (
+        <RecordDetails resource={resource} id={viewing} labels={labels} onClose={() => setViewing(undefined)} />
+      )}
+    </Card>
+  );
+}

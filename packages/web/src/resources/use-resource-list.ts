@@ -1,0 +1,42 @@
+import type { ResourceDef } from '@lampyr/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { defaultTableParams, type TableParams, useConsoleStore } from '../lib/console-store.ts';
+import { keys } from '../lib/query-keys.ts';
+import { type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
+
+/** Account-scoped resources answer nothing without a selected account (SPEC §5). */
+export function needsAccount(resource: ResourceDef | undefined): boolean {
+  return resource === undefined || resource.scope === 'account' || resource.scope === 'members';
+}
+
+export function listParamsOf(params: TableParams): ListParams {
+  return {
+    filter: params.filters,
+    detailFilter: params.detailFilter ?? [],
+    selectedColumns: params.selectedColumns,
+    pageable: { page: params.page, size: params.size, sort: params.sort },
+  };
+}
+
+const DEFAULTS = defaultTableParams();
+
+/** The persisted table parameters of one prefix and a way to change them. */
+export function useTableParams(prefix: string) {
+  const params = useConsoleStore((s) => s.tableParams[prefix]) ?? DEFAULTS;
+  const set = useConsoleStore((s) => s.setTableParams);
+  const reset = useConsoleStore((s) => s.resetTableParams);
+  const update = useCallback((patch: Partial<TableParams>) => set(prefix, patch), [prefix, set]);
+  const clear = useCallback(() => reset(prefix), [prefix, reset]);
+  return { params, update, reset: clear };
+}
+
+export function useResourceList(resource: ResourceDef, params: TableParams) {
+  const listParams = listParamsOf(params);
+  return useQuery({
+    queryKey: keys.list(resource.name, listParams),
+    queryFn: ({ signal }) =>
+      listRecords<Row>(resource.name, listParams, { signal, skipAccountFilter: !needsAccount(resource) }),
+    placeholderData: keepPreviousData,
+  });
+}
