@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fetchAll, listRecords, normalizeFilter, searchRecords, serviceSearch } from '../src/lib/resource-api.ts';
+import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
+
+const pageable = { page: 1, size: 10, sort: [] };
+
+function okFetch() {
+  return vi.fn(
+    async () => new Response(JSON.stringify({ success: true, data: { content: [{ id: 1 }], totalElements: 1 } })),
+  );
+}
+
+describe('resource calls', () => {
+  beforeEach(() => setRuntimeConfig({ queryUrl: '/query/api', commandUrl: '/command/api' }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('answers account-scoped list and search locally with an empty page when no account is selected', async () => {
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(listRecords('addresses', { pageable })).resolves.toEqual({ content: [], totalElements: 0 });
+    await expect(searchRecords('addresses', { pageable: { ...pageable, page: 0 } })).resolves.toEqual({
+      content: [],
+      totalElements: 0,
+    });
+    await expect(serviceSearch('addresses', {})).resolves.toEqual({ content: [], totalElements: 0 });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('calls the server without an account when skipAccountFilter is set', async () => {
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const page = await listRecords('countries', { pageable }, { skipAccountFilter: true });
+    expect(page.totalElements).toBe(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('calls the server once an account is selected', async () => {
+    window.localStorage.setItem('selectedAccount', '{"id":2}');
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    await listRecords('addresses', { pageable });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends an empty filter object as null', async () => {
+    window.localStorage.setItem('selectedAccount', '2');
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    await listRecords('addresses', { filter: {}, selectedColumns: {}, pageable });
+    const body = JSON.parse((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
+    expect(body).toEqual({ filter: null, detailFilter: [], selectedColumns: null, pageable });
+    expect(normalizeFilter({ q: '', cityId: undefined, ids: [] })).toBeNull();
+    expect(normalizeFilter({ q: 'ank', isActive: false })).toEqual({ q: 'ank', isActive: false });
+  });
+
+  it('fetches all with page 0, size 1000, DESC through the search service', async () => {
+    window.localStorage.setItem('selectedAccount', '2');
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    await fetchAll('regions');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/query/api/regions/search');
+    expect(JSON.parse(init.body as string)).toMatchObject({
+      filters: [],
+      logic: 'AND',
+      page: 0,
+      size: 1000,
+      sortDirection: 'DESC',
+    });
+  });
+});

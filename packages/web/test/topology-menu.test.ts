@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { topologyEntry } from '../src/app/layout/use-topology-menu.ts';
+import { layoutRoutes, MENU_GROUPS, resourceForPath } from '../src/app/menu-groups.ts';
+
+describe('menu', () => {
+  it('reads topology types whether id and name are capitalised or not', () => {
+    expect(topologyEntry({ id: 4, name: 'Street lines' })).toEqual({
+      key: '/device-topology/4',
+      id: '4',
+      name: 'Street lines',
+    });
+    expect(topologyEntry({ Id: 5, TopologyTypeName: 'Feeders' })?.name).toBe('Feeders');
+    expect(topologyEntry({ name: 'no id' })).toBeUndefined();
+  });
+
+  it('has the ten SPEC groups in order and every System screen on the generic resource screen', () => {
+    expect(MENU_GROUPS.map((g) => g.key)).toEqual([
+      'dashboards',
+      'gatewaymanagement',
+      'assets-devices',
+      'alerts-alarms',
+      'tasks-schedules',
+      'reports-analytics',
+      'maintenance-fault',
+      'system',
+      'logs',
+      'device-channels',
+    ]);
+    const system = layoutRoutes().filter((e) => e.path.startsWith('system/') || ['users', 'accounts'].includes(e.path));
+    expect(system.map((e) => [e.path, resourceForPath(e)])).toEqual([
+      ['system/account', 'accounts'],
+      ['users', 'users'],
+      ['system/roles', 'roles'],
+      ['system/users-roles', 'users-roles'],
+      ['system/countries', 'countries'],
+      ['system/states', 'states'],
+      ['system/cities', 'cities'],
+      ['system/addresses', 'addresses'],
+      ['system/regions', 'regions'],
+      ['system/sunsetsunrises', 'sunsetsunrises'],
+      ['system/system-log-settings', 'system-log-settings'],
+      ['accounts', 'accounts'],
+    ]);
+  });
+});
