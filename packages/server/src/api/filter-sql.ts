@@ -100,74 +100,127 @@ function textPattern(name: string, kind: FieldKind, value: unknown): string {
   return escapeLike(String(coerce(name, kind, value)));
 }
 
-export function conditionSql(fields: Map<string, QueryField>, c: Condition): SQL {
+/**
+ * A WHERE clause planned before it is written: its shape (fields, operators, how many values) and
+ * its values are known first, so a clause of a shape seen before reuses its prepared statement and
+ * only the values travel. A node writes its SQL given `bind`, which yields for the n-th value either
+ * a placeholder (prepared) or the value itself (direct).
+ */
+export type WhereNode = (bind: (index: number) => unknown) => SQL | undefined;
+
+export class WherePlan {
+  readonly values: unknown[] = [];
+  private readonly tokens: string[] = [];
+
+  /** Identifies the clause's shape: equal keys, same SQL text. */
+  get key(): string {
+    return this.tokens.join('|');
+  }
+
+  leaf(token: string, values: unknown[], write: (bound: unknown[]) => SQL): WhereNode {
+    const start = this.values.length;
+    this.values.push(...values);
+    this.tokens.push(`${token}/${values.length}`);
+    return (bind) => write(values.map((_, i) => bind(start + i)));
+  }
+
+  group(logic: 'AND' | 'OR', nodes: (WhereNode | undefined)[]): WhereNode {
+    const present = nodes.filter((n): n is WhereNode => n !== undefined);
+    this.tokens.push(`${logic}(${present.length})`);
+    return (bind) =>
+      combine(
+        present.map((n) => n(bind)),
+        logic,
+      );
+  }
+}
+
+export const bindValues =
+  (plan: WherePlan) =>
+  (index: number): unknown =>
+    plan.values[index];
+
+/** A value as a comparison takes it: the value itself or a placeholder. */
+type Bound = Parameters<typeof eq>[1];
+
+export function conditionNode(plan: WherePlan, fields: Map<string, QueryField>, c: Condition): WhereNode {
   const { column, kind } = resolve(fields, c.field);
   const v = c.value;
+  const token = `${c.field}:${c.operator}`;
+  const one = (write: (b: Bound) => SQL) => plan.leaf(token, [coerce(c.field, kind, v)], ([b]) => write(b as Bound));
   switch (c.operator) {
     case 'isNull':
-      return isNull(column);
+      return plan.leaf(token, [], () => isNull(column));
     case 'isNotNull':
-      return isNotNull(column);
+      return plan.leaf(token, [], () => isNotNull(column));
     case 'eq':
-      return v === null ? isNull(column) : eq(column, coerce(c.field, kind, v));
+      return v === null ? plan.leaf(`${c.field}:isNull`, [], () => isNull(column)) : one((b) => eq(column, b));
     case 'ne':
-      return v === null ? isNotNull(column) : ne(column, coerce(c.field, kind, v));
+      return v === null ? plan.leaf(`${c.field}:isNotNull`, [], () => isNotNull(column)) : one((b) => ne(column, b));
     case 'gt':
-      return gt(column, coerce(c.field, kind, v));
+      return one((b) => gt(column, b));
     case 'gte':
-      return gte(column, coerce(c.field, kind, v));
+      return one((b) => gte(column, b));
     case 'lt':
-      return lt(column, coerce(c.field, kind, v));
+      return one((b) => lt(column, b));
     case 'lte':
-      return lte(column, coerce(c.field, kind, v));
-    case 'between': {
-      const [from, to] = list(c.field, kind, v, 2);
-      return between(column, from, to);
-    }
-    case 'notBetween': {
-      const [from, to] = list(c.field, kind, v, 2);
-      return not(between(column, from, to));
-    }
+      return one((b) => lte(column, b));
+    case 'between':
+      return plan.leaf(token, list(c.field, kind, v, 2), ([from, to]) => between(column, from as Bound, to as Bound));
+    case 'notBetween':
+      return plan.leaf(token, list(c.field, kind, v, 2), ([from, to]) =>
+        not(between(column, from as Bound, to as Bound)),
+      );
     case 'in':
-      return inArray(column, list(c.field, kind, v));
+      return plan.leaf(token, list(c.field, kind, v), (bound) => inArray(column, bound as Bound[]));
     case 'notIn':
-      return notInArray(column, list(c.field, kind, v));
+      return plan.leaf(token, list(c.field, kind, v), (bound) => notInArray(column, bound as Bound[]));
     case 'contains':
-      return ilike(column, `%${textPattern(c.field, kind, v)}%`);
+      return plan.leaf(token, [`%${textPattern(c.field, kind, v)}%`], ([b]) => ilike(column, b as string));
     case 'startsWith':
-      return ilike(column, `${textPattern(c.field, kind, v)}%`);
+      return plan.leaf(token, [`${textPattern(c.field, kind, v)}%`], ([b]) => ilike(column, b as string));
   }
 }
 
 /** The `filter` object of SPEC §7: field → value (equal) or list (one of); `q` searches text. */
-export function filterObjectSql(
+export function filterObjectNodes(
+  plan: WherePlan,
   resource: ResourceDef,
   fields: Map<string, QueryField>,
   filter: Record<string, unknown> | null | undefined,
-): SQL[] {
+): WhereNode[] {
   if (!filter) return [];
-  const parts: SQL[] = [];
+  const nodes: WhereNode[] = [];
   for (const [name, value] of Object.entries(filter)) {
     if (name === 'q') {
       const text = typeof value === 'string' ? value.trim() : '';
-      if (text) parts.push(textSearchSql(resource, fields, text));
+      if (text) nodes.push(textSearchNode(plan, resource, fields, text));
       continue;
     }
     if (value === undefined) continue;
     const operator = Array.isArray(value) ? 'in' : 'eq';
-    parts.push(conditionSql(fields, { field: name, operator, value: value as Condition['value'] }));
+    nodes.push(conditionNode(plan, fields, { field: name, operator, value: value as Condition['value'] }));
   }
-  return parts;
+  return nodes;
 }
 
-function textSearchSql(resource: ResourceDef, fields: Map<string, QueryField>, text: string): SQL {
+function textSearchNode(
+  plan: WherePlan,
+  resource: ResourceDef,
+  fields: Map<string, QueryField>,
+  text: string,
+): WhereNode {
   const searchable = Object.entries(resource.fields)
     .filter(([, f]) => f.search)
     .map(([name]) => resolve(fields, name).column);
-  const pattern = `%${escapeLike(text)}%`;
-  const matches = searchable.map((column) => ilike(column, pattern));
-  if (/^\d+$/.test(text)) matches.push(eq(resolve(fields, 'id').column, Number(text)));
-  return or(...matches) ?? eq(resolve(fields, 'id').column, -1);
+  const id = resolve(fields, 'id').column;
+  const values: unknown[] = [`%${escapeLike(text)}%`];
+  if (/^\d{1,15}$/.test(text)) values.push(Number(text));
+  return plan.leaf('q', values, ([pattern, number]) => {
+    const matches = searchable.map((column) => ilike(column, pattern as string));
+    if (number !== undefined) matches.push(eq(id, number as Bound));
+    return or(...matches) ?? eq(id, -1);
+  });
 }
 
 export function combine(parts: (SQL | undefined)[], logic: 'AND' | 'OR' = 'AND'): SQL | undefined {

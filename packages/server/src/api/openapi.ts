@@ -7,31 +7,55 @@ import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
 
 type Schema = Record<string, unknown>;
 
-function fieldSchema(def: FieldDef): Schema {
+function fieldSchema(def: FieldDef, nullable = false): Schema {
+  const type = (t: string) => (nullable ? [t, 'null'] : t);
   switch (def.kind) {
     case 'integer':
     case 'reference':
-      return { type: 'integer', minimum: def.min, maximum: def.max };
+      return { type: type('integer'), minimum: def.min, maximum: def.max };
     case 'number':
-      return { type: 'number', minimum: def.min, maximum: def.max };
+      return { type: type('number'), minimum: def.min, maximum: def.max };
     case 'boolean':
-      return { type: 'boolean' };
+      return { type: type('boolean') };
     case 'enum':
-      return { type: 'string', enum: def.options };
+      return { type: type('string'), enum: nullable ? [...(def.options ?? []), null] : def.options };
     case 'date':
-      return { type: 'string', format: 'date' };
+      return { type: type('string'), format: 'date' };
     case 'datetime':
-      return { type: 'string', format: 'date-time' };
+      return { type: type('string'), format: 'date-time' };
     case 'time':
-      return { type: 'string', pattern: '^\\d{2}:\\d{2}(:\\d{2})?$' };
+      return { type: type('string'), pattern: '^\\d{2}:\\d{2}(:\\d{2})?$' };
     case 'json':
-      return { type: 'object' };
+      return {};
     case 'email':
-      return { type: 'string', format: 'email', maxLength: def.maxLength };
+      return { type: type('string'), format: 'email', maxLength: def.maxLength };
     default:
-      return { type: 'string', maxLength: def.maxLength, ...(def.kind === 'secret' ? { writeOnly: true } : {}) };
+      return { type: type('string'), maxLength: def.maxLength, ...(def.kind === 'secret' ? { writeOnly: true } : {}) };
   }
 }
+
+/** A stored record as it leaves the server; also the response schema Fastify serializes with. */
+export function recordSchema(resource: ResourceDef): Schema {
+  const system: Schema = {
+    id: { type: 'integer' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    ...(resource.scope === 'account' ? { accountId: { type: 'integer' } } : {}),
+  };
+  const fields = readableFields(resource).map((n) => [n, fieldSchema(resource.fields[n] as FieldDef, true)]);
+  return { type: 'object', properties: { ...system, ...Object.fromEntries(fields) } };
+}
+
+export const pageSchema = (record: Schema): Schema => ({
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    data: {
+      type: 'object',
+      properties: { content: { type: 'array', items: record }, totalElements: { type: 'integer' } },
+    },
+  },
+});
 
 const envelope = (data: Schema): Schema => ({
   type: 'object',

@@ -18,16 +18,32 @@ import { transactionLogs, usersRoles } from '../db/schema/index.ts';
 import { fieldLabel } from '../i18n/translate.ts';
 import type { Actor } from './access.ts';
 import { ApiException, badValue, invalidField, notFound } from './errors.ts';
-import { combine, conditionSql, filterObjectSql, orderSql, type QueryField, queryFields } from './filter-sql.ts';
+import {
+  bindValues,
+  combine,
+  conditionNode,
+  filterObjectNodes,
+  orderSql,
+  type QueryField,
+  queryFields,
+  type WhereNode,
+  WherePlan,
+} from './filter-sql.ts';
 
 type Row = Record<string, unknown>;
 type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
 
+/** Prepared statements kept per resource; names are never reused, so a connection never sees one name twice. */
+const PREPARED_LIMIT = 200;
+let nextStatement = 0;
+type Prepared = { execute(params: Record<string, unknown>): Promise<unknown> };
+
 /** Generic list/get/search/aggregate/create/update/delete for one catalogue resource. */
 export class ResourceRepository {
   readonly fields: Map<string, QueryField>;
+  private readonly prepared = new Map<string, { page: Prepared; count: Prepared }>();
   private readonly columns: Record<string, PgColumn>;
   private readonly selection: Record<string, PgColumn>;
 
@@ -49,23 +65,37 @@ export class ResourceRepository {
   }
 
   /** The one place where a call is confined to what its account may see. */
-  scope(actor: Actor): SQL | undefined {
-    const accountId = actor.account?.accountId;
+  scopeNode(plan: WherePlan, actor: Actor): WhereNode | undefined {
+    const accountId = actor.account?.accountId ?? -1;
     switch (this.resource.scope) {
       case 'global':
         return undefined;
       case 'account':
-        return eq(this.column('accountId'), accountId ?? -1);
-      case 'accounts':
-        return inArray(this.column('id'), actor.accessibleAccountIds.length ? actor.accessibleAccountIds : [-1]);
+        return plan.leaf('scope', [accountId], ([id]) => eq(this.column('accountId'), id));
+      case 'accounts': {
+        const ids = actor.accessibleAccountIds.length ? actor.accessibleAccountIds : [-1];
+        return plan.leaf('scope', ids, (bound) => inArray(this.column('id'), bound));
+      }
       case 'members':
-        return exists(
-          this.db
-            .select({ one: sql`1` })
-            .from(usersRoles)
-            .where(and(eq(usersRoles.userId, this.column('id')), eq(usersRoles.accountId, accountId ?? -1))),
+        return plan.leaf('scope', [accountId], ([id]) =>
+          exists(
+            this.db
+              .select({ one: sql`1` })
+              .from(usersRoles)
+              .where(and(eq(usersRoles.userId, this.column('id')), eq(usersRoles.accountId, id as number))),
+          ),
         );
     }
+  }
+
+  /** This record, if the caller may see it. */
+  private byId(actor: Actor, id: number): SQL | undefined {
+    const plan = new WherePlan();
+    const where = plan.group('AND', [
+      plan.leaf('id', [id], ([v]) => eq(this.column('id'), v)),
+      this.scopeNode(plan, actor),
+    ]);
+    return where(bindValues(plan));
   }
 
   private projection(selectedColumns: Record<string, boolean> | null | undefined): Record<string, PgColumn> {
@@ -79,67 +109,78 @@ export class ResourceRepository {
     return chosen;
   }
 
+  /**
+   * Runs a page and its count. Statements are prepared once per shape of request (resource, clause
+   * shape, sort, columns); later requests of that shape send only their values.
+   */
   private async page(
-    where: SQL | undefined,
-    order: SQL[],
-    projection: Record<string, PgColumn>,
+    plan: WherePlan,
+    where: WhereNode,
+    sort: string[],
+    selectedColumns: Record<string, boolean> | null | undefined,
     offset: number,
     size: number,
   ) {
-    const [content, total] = await Promise.all([
-      this.db
-        .select(projection)
-        .from(this.table)
-        .where(where)
-        .orderBy(...order)
-        .limit(size)
-        .offset(offset),
-      this.db.select({ n: count() }).from(this.table).where(where),
-    ]);
-    return { content: content as Row[], totalElements: total[0]?.n ?? 0 };
+    const projection = this.projection(selectedColumns);
+    const order = orderSql(this.fields, sort, this.resource.defaultSort);
+    const key = `${plan.key}#${sort.join(';')}#${Object.keys(projection).join(',')}`;
+    let statements = this.prepared.get(key);
+    if (!statements) {
+      const clause = where((index) => sql.placeholder(`v${index}`));
+      const name = `${this.resource.name.replace(/-/g, '_')}_${nextStatement++}`;
+      statements = {
+        page: this.db
+          .select(projection)
+          .from(this.table)
+          .where(clause)
+          .orderBy(...order)
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .prepare(name),
+        count: this.db.select({ n: count() }).from(this.table).where(clause).prepare(`${name}_count`),
+      };
+      if (this.prepared.size >= PREPARED_LIMIT) this.prepared.delete(this.prepared.keys().next().value as string);
+      this.prepared.set(key, statements);
+    }
+    const params: Record<string, unknown> = { limit: size, offset };
+    plan.values.forEach((value, index) => {
+      params[`v${index}`] = value;
+    });
+    const [content, total] = await Promise.all([statements.page.execute(params), statements.count.execute(params)]);
+    return { content: content as Row[], totalElements: (total as { n: number }[])[0]?.n ?? 0 };
   }
 
   /** SPEC §7 list and search bodies; `base` is 1 for the list call and 0 for search. */
   list(actor: Actor, body: ListBody, base: 0 | 1) {
     const { page, size, sort } = body.pageable;
     if (page < base) throw new ApiException('BAD_REQUEST', 'errors.listPageBase');
-    const where = combine([
-      this.scope(actor),
-      ...filterObjectSql(this.resource, this.fields, body.filter),
-      ...(body.detailFilter ?? []).map((c) => conditionSql(this.fields, c)),
+    const plan = new WherePlan();
+    const where = plan.group('AND', [
+      this.scopeNode(plan, actor),
+      ...filterObjectNodes(plan, this.resource, this.fields, body.filter),
+      ...(body.detailFilter ?? []).map((c) => conditionNode(plan, this.fields, c)),
     ]);
-    const order = orderSql(this.fields, sort, this.resource.defaultSort);
-    return this.page(where, order, this.projection(body.selectedColumns), (page - base) * size, size);
+    return this.page(plan, where, sort, body.selectedColumns, (page - base) * size, size);
   }
 
   /** The search service's body: conditions joined by `logic`, page from 0. */
   search(actor: Actor, body: ServiceSearch) {
-    const where = combine([this.scope(actor), this.conditions(body.filters, body.logic)]);
-    const sort = body.sortBy
-      ? [`${body.sortBy},${body.sortDirection.toLowerCase()}`]
-      : [`id,${body.sortDirection.toLowerCase()}`];
-    return this.page(
-      where,
-      orderSql(this.fields, sort, this.resource.defaultSort),
-      this.selection,
-      body.page * body.size,
-      body.size,
-    );
+    const plan = new WherePlan();
+    const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
+    const direction = body.sortDirection.toLowerCase();
+    const sort = [`${body.sortBy ?? 'id'},${direction}`];
+    return this.page(plan, where, sort, null, body.page * body.size, body.size);
   }
 
-  private conditions(filters: Condition[], logic: 'AND' | 'OR'): SQL | undefined {
-    return combine(
-      filters.map((c) => conditionSql(this.fields, c)),
+  private conditions(plan: WherePlan, filters: Condition[], logic: 'AND' | 'OR'): WhereNode {
+    return plan.group(
       logic,
+      filters.map((c) => conditionNode(plan, this.fields, c)),
     );
   }
 
   async get(actor: Actor, id: number, executor: Executor = this.db): Promise<Row> {
-    const rows = await executor
-      .select(this.selection)
-      .from(this.table)
-      .where(combine([eq(this.column('id'), id), this.scope(actor)]))
-      .limit(1);
+    const rows = await executor.select(this.selection).from(this.table).where(this.byId(actor, id)).limit(1);
     if (!rows[0]) throw notFound();
     return rows[0] as Row;
   }
@@ -148,7 +189,7 @@ export class ResourceRepository {
     const rows = await executor
       .select({ id: this.column('id') })
       .from(this.table)
-      .where(combine([eq(this.column('id'), id), this.scope(actor)]))
+      .where(this.byId(actor, id))
       .limit(1);
     return rows.length > 0;
   }
@@ -192,8 +233,13 @@ export class ResourceRepository {
           : sql`${fn}(${f.column})`.as(alias);
       }
     }
-    const where = combine([this.scope(actor), this.conditions(body.filters, body.logic)]);
-    let query = this.db.select(select).from(this.table).where(where).$dynamic();
+    const plan = new WherePlan();
+    const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
+    let query = this.db
+      .select(select)
+      .from(this.table)
+      .where(where(bindValues(plan)))
+      .$dynamic();
     if (groups.length) query = query.groupBy(...groups).orderBy(...groups);
     const rows = await query.limit(10_000);
     return { rows: rows as Row[] };
@@ -309,11 +355,7 @@ export class ResourceRepository {
     const value = this.validate(input, 'update', t);
     const columns = await this.toColumns(value);
     return this.db.transaction(async (tx) => {
-      const locked = await tx
-        .select(this.selection)
-        .from(this.table)
-        .where(combine([eq(this.column('id'), id), this.scope(actor)]))
-        .for('update');
+      const locked = await tx.select(this.selection).from(this.table).where(this.byId(actor, id)).for('update');
       const before = locked[0] as Row | undefined;
       if (!before) throw notFound();
       // Both sides are JavaScript dates, so both carry milliseconds: compare them as such.

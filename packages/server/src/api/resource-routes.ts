@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Action, type Actor, allows } from './access.ts';
 import type { AppContext } from './context.ts';
 import { ApiException, badValue } from './errors.ts';
+import { pageSchema, recordSchema } from './openapi.ts';
 import { parseBody } from './parse-body.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 
@@ -52,18 +53,29 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
     const { resource } = repo;
     const base = `${QUERY_PREFIX}/${resource.name}`;
     const tags = [resource.name];
+    // Response schemas let Fastify serialize with a compiled serializer, and drop any stray column.
+    const record = recordSchema(resource);
+    const list = { 200: pageSchema(record) };
 
-    app.post(base, { config: user, schema: { tags, summary: 'List (page from 1)' } }, async (request) => {
-      const actor = authorize(request, resource, 'read');
-      return ok(await repo.list(actor, parseBody(listBodySchema, request.body), 1));
-    });
+    app.post(
+      base,
+      { config: user, schema: { tags, summary: 'List (page from 1)', response: list } },
+      async (request) => {
+        const actor = authorize(request, resource, 'read');
+        return ok(await repo.list(actor, parseBody(listBodySchema, request.body), 1));
+      },
+    );
 
-    app.post(`${base}/search`, { config: user, schema: { tags, summary: 'Search (page from 0)' } }, async (request) => {
-      const actor = authorize(request, resource, 'read');
-      if (isServiceSearch(request.body))
-        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
-      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
-    });
+    app.post(
+      `${base}/search`,
+      { config: user, schema: { tags, summary: 'Search (page from 0)', response: list } },
+      async (request) => {
+        const actor = authorize(request, resource, 'read');
+        if (isServiceSearch(request.body))
+          return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
+        return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
+      },
+    );
 
     app.post(`${base}/aggregate`, { config: user, schema: { tags, summary: 'Aggregate' } }, async (request) => {
       const actor = authorize(request, resource, 'read');

@@ -18,7 +18,12 @@ export function loadJwtSecret(configured: string | undefined, dataDir: string): 
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+const CACHE_LIMIT = 10_000;
+
 export class Tokens {
+  /** Tokens already verified, with their expiry: a signature is checked once, not on every call. */
+  private verified = new Map<string, { userId: number; expiresAt: number }>();
+
   constructor(private readonly secret: Uint8Array) {}
 
   sign(userId: number, ttl: string = TOKEN_TTL): Promise<string> {
@@ -33,10 +38,19 @@ export class Tokens {
 
   /** The user id of a valid token; undefined for a tampered, expired or foreign one. */
   async verify(token: string): Promise<number | undefined> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.expiresAt > Date.now()) return hit.userId;
+      this.verified.delete(token);
+      return undefined;
+    }
     try {
       const { payload } = await jwtVerify(token, this.secret, { issuer: ISSUER, algorithms: ['HS256'] });
       const id = Number(payload.sub);
-      return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+      if (!Number.isSafeInteger(id) || id < 1 || !payload.exp) return undefined;
+      if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
+      this.verified.set(token, { userId: id, expiresAt: payload.exp * 1000 });
+      return id;
     } catch {
       return undefined;
     }

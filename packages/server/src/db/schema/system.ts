@@ -130,7 +130,11 @@ export const addresses = pgTable(
       .notNull()
       .references(() => countries.id),
   },
-  (t) => [index().on(t.accountId, t.cityId, t.name), index().on(t.accountId, t.name)],
+  (t) => [
+    index().on(t.accountId, t.cityId, t.name),
+    index().on(t.accountId, t.street, t.name),
+    index().on(t.accountId, t.name),
+  ],
 );
 
 export const regions = pgTable(

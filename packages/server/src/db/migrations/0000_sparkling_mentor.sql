@@ -179,6 +179,7 @@ ALTER TABLE "users_roles" ADD CONSTRAINT "users_roles_user_id_users_id_fk" FOREI
 ALTER TABLE "users_roles" ADD CONSTRAINT "users_roles_role_id_roles_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."roles"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "accounts_account_id_index" ON "accounts" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "addresses_account_id_city_id_name_index" ON "addresses" USING btree ("account_id","city_id","name");--> statement-breakpoint
+CREATE INDEX "addresses_account_id_street_name_index" ON "addresses" USING btree ("account_id","street","name");--> statement-breakpoint
 CREATE INDEX "addresses_account_id_name_index" ON "addresses" USING btree ("account_id","name");--> statement-breakpoint
 CREATE INDEX "cities_state_id_index" ON "cities" USING btree ("state_id");--> statement-breakpoint
 CREATE INDEX "one_time_codes_user_id_purpose_index" ON "one_time_codes" USING btree ("user_id","purpose");--> statement-breakpoint

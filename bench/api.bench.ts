@@ -1,0 +1,79 @@
+/**
+ * `npm run bench:api`: a page of 20 filtered, sorted rows out of 100,000 in one account, through
+ * the list API with 32 concurrent connections, against the same query straight through the driver
+ * in the same run. PostgreSQL (BENCH_DATABASE_URL, default the local `test` database) and PGlite.
+ */
+import { fork } from 'node:child_process';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const postgresUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Ready {
+  address: string;
+  accountId: number;
+  kind: string;
+  driver: { requestsPerSecond: number; p50: number; p99: number };
+}
+
+async function run(databaseUrl: string | undefined) {
+  const child = fork(new URL('./api-server.ts', import.meta.url), [], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? '', BENCH_SECONDS: String(seconds) },
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ready));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const login = await fetch(`${ready.address}/command/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@lampyr.local', password: 'lampyr-admin' }),
+  });
+  const { data } = await login.json();
+  const body = JSON.stringify({
+    filter: { street: 'Street 7' },
+    detailFilter: null,
+    selectedColumns: null,
+    pageable: { page: 1, size: 20, sort: ['name,asc'] },
+  });
+  const headers = {
+    authorization: `Bearer ${data.token}`,
+    'x-account-id': String(ready.accountId),
+    'content-type': 'application/json',
+  };
+  const check = await fetch(`${ready.address}/query/api/addresses`, { method: 'POST', headers, body });
+  const page = await check.json();
+  if (page.data?.content?.length !== 20) throw new Error(`unexpected answer: ${JSON.stringify(page).slice(0, 200)}`);
+  const options = {
+    url: `${ready.address}/query/api/addresses`,
+    method: 'POST' as const,
+    headers,
+    body,
+    connections: 32,
+  };
+  await autocannon({ ...options, duration: 2 }); // warm-up
+  const cpu = process.cpuUsage();
+  const result = await autocannon({ ...options, duration: seconds });
+  if (process.env.BENCH_CPU)
+    console.log('load generator cpu ms', process.cpuUsage(cpu).user / 1000, process.cpuUsage(cpu).system / 1000);
+  child.send('stop');
+  const api = { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const errors = result.errors + result.non2xx;
+  return { kind: ready.kind, api, driver: ready.driver, errors, total: page.data.totalElements as number };
+}
+
+const fmt = (n: number) => n.toFixed(1).padStart(8);
+console.log(`bench:api — 100,000 rows, page of 20 filtered and sorted, 32 connections, ${seconds} s each\n`);
+for (const target of process.env.BENCH_ONLY_PG ? [postgresUrl] : [postgresUrl, undefined]) {
+  const r = await run(target);
+  console.log(`${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} (${r.total} rows match the filter)`);
+  console.log('              req/s   p50 ms   p99 ms');
+  console.log(`  API      ${fmt(r.api.requestsPerSecond)} ${fmt(r.api.p50)} ${fmt(r.api.p99)}   (${r.errors} errors)`);
+  console.log(`  driver   ${fmt(r.driver.requestsPerSecond)} ${fmt(r.driver.p50)} ${fmt(r.driver.p99)}`);
+  const ratio = r.api.requestsPerSecond / r.driver.requestsPerSecond;
+  console.log(
+    `  ratio API/driver: ${ratio.toFixed(2)}${r.kind === 'postgres' ? `   (bar: ≥ 0.60 and p99 < 50 ms: ${ratio >= 0.6 && r.api.p99 < 50 ? 'met' : 'NOT met'})` : ''}\n`,
+  );
+}
