@@ -1,4 +1,8 @@
 import type { FieldDef } from './fields.ts';
+import type { FieldError } from './validation.ts';
+
+/** A rule across fields (two bounds, a time window); answers errors by field, or nothing. */
+export type RecordRule = (record: Record<string, unknown>) => Record<string, FieldError> | undefined;
 
 /**
  * How a resource's records are tied to accounts:
@@ -21,6 +25,8 @@ export interface ResourceDef {
   defaultSort: string;
   /** Written by the server alone: no command API. */
   readOnly?: boolean;
+  /** Rules across fields, checked on the whole record after each field's own checks. */
+  rules?: RecordRule[];
 }
 
 export function defineResource(def: Omit<ResourceDef, 'defaultSort'> & { defaultSort?: string }): ResourceDef {

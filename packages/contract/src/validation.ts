@@ -103,3 +103,32 @@ export function validateRecord(
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value };
 }
+
+/** Runs a resource's rules across fields on a whole record (on update: the stored one with the changes). */
+export function checkRules(
+  resource: ResourceDef,
+  record: Record<string, unknown>,
+): Record<string, FieldError> | undefined {
+  const errors: Record<string, FieldError> = {};
+  for (const rule of resource.rules ?? []) Object.assign(errors, rule(record));
+  return Object.keys(errors).length ? errors : undefined;
+}
+
+/** A field is needed when another has a given value: `between` needs its second bound. */
+export const requiredWhen =
+  (field: string, when: (record: Record<string, unknown>) => boolean) =>
+  (record: Record<string, unknown>): Record<string, FieldError> | undefined =>
+    when(record) && (record[field] === undefined || record[field] === null || record[field] === '')
+      ? { [field]: { key: 'validation.required' } }
+      : undefined;
+
+/** `to` must come after `from` when both are given. */
+export const ordered =
+  (from: string, to: string) =>
+  (record: Record<string, unknown>): Record<string, FieldError> | undefined => {
+    const a = record[from];
+    const b = record[to];
+    if (a === undefined || a === null || b === undefined || b === null) return undefined;
+    const before = typeof a === 'number' && typeof b === 'number' ? a <= b : String(a) <= String(b);
+    return before ? undefined : { [to]: { key: 'validation.after', vars: { other: from } } };
+  };

@@ -13,6 +13,7 @@ import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
+import { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
@@ -38,7 +39,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false } },
   });
-  const repositories = createRepositories(options.db, catalogue, resourceTables);
+  const repositories = createRepositories(options.db, catalogue, resourceTables, {
+    secretBox: new SecretBox(options.jwtSecret),
+  });
   const ctx: AppContext = {
     db: options.db,
     tokens: new Tokens(options.jwtSecret),

@@ -2,7 +2,7 @@ import { catalogue, type FieldKind } from '@lampyr/contract';
 import { getTableColumns } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { resourceTables } from '../src/db/schema/index.ts';
+import { internalColumns, resourceTables } from '../src/db/schema/index.ts';
 
 /** The column types each field kind may be stored in. */
 const STORAGE: Record<FieldKind, string[]> = {
@@ -36,9 +36,14 @@ describe('catalogue and tables stay in step', () => {
       for (const name of SYSTEM) expect(columns[name], `${resource.name}.${name}`).toBeDefined();
       if (resource.scope === 'account')
         expect(columns.accountId?.notNull, `${resource.name}.accountId NOT NULL`).toBe(true);
-      const expected = new Set([...SYSTEM, ...(resource.scope === 'account' ? ['accountId'] : [])]);
+      const expected = new Set([
+        ...SYSTEM,
+        ...(resource.scope === 'account' ? ['accountId'] : []),
+        ...(internalColumns[resource.name] ?? []),
+      ]);
       for (const [name, field] of Object.entries(resource.fields)) {
-        const columnName = field.kind === 'secret' && field.secret === 'hash' ? `${name}Hash` : name;
+        const columnName =
+          field.kind !== 'secret' ? name : field.secret === 'hash' ? `${name}Hash` : `${name}Encrypted`;
         const column = columns[columnName];
         expect(column, `${resource.name}.${name} has no column`).toBeDefined();
         expect(STORAGE[field.kind], `${resource.name}.${name}: ${field.kind} in ${column?.columnType}`).toContain(

@@ -1,8 +1,19 @@
-import type { ResourceDef } from '../resource.ts';
+import type { ResourceDef as Def, ResourceDef } from '../resource.ts';
+import * as alerts from './alerts.ts';
+import * as assets from './assets.ts';
+import * as gateways from './gateways.ts';
+import * as logs from './logs.ts';
+import * as maintenance from './maintenance.ts';
 import * as system from './system.ts';
+import * as tasks from './tasks.ts';
 
 /** Every entity Lampyr knows, one definition each. */
-export const catalogue: readonly ResourceDef[] = [...Object.values(system)];
+const isResource = (value: unknown): value is Def =>
+  typeof value === 'object' && value !== null && 'fields' in value && 'scope' in value;
+
+export const catalogue: readonly ResourceDef[] = [system, assets, alerts, tasks, gateways, maintenance, logs].flatMap(
+  (group) => Object.values(group).filter(isResource),
+);
 
 const byName = new Map(catalogue.map((r) => [r.name, r]));
 

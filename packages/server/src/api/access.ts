@@ -10,8 +10,11 @@ export interface AccountAccess {
   accountId: number;
   roleId: number;
   permissions: Permissions;
-  /** A top-level account (no parent): its members may manage shared reference data. */
-  isRoot: boolean;
+  /**
+   * A top-level integrator account: its members may manage the reference data all accounts share
+   * (geography, roles, device types and models, channel templates).
+   */
+  managesSharedData: boolean;
 }
 
 /** Who is calling and, when the call names one, in which account. */
@@ -70,7 +73,7 @@ export class AccessResolver {
         accountId: m.accountId,
         roleId: m.roleId,
         permissions: m.permissions as Permissions,
-        isRoot: m.parentId === null,
+        managesSharedData: m.parentId === null && m.isIntegrator,
       });
     }
     const integrators = memberships.filter((m) => m.isIntegrator);
@@ -86,7 +89,8 @@ export class AccessResolver {
         );
       for (const child of children) {
         const parent = result.get(child.parentId as number);
-        if (parent && !result.has(child.id)) result.set(child.id, { ...parent, accountId: child.id, isRoot: false });
+        if (parent && !result.has(child.id))
+          result.set(child.id, { ...parent, accountId: child.id, managesSharedData: false });
       }
     }
     return result;

@@ -2,6 +2,8 @@ import {
   type AggregateBody,
   BUCKETS,
   type Condition,
+  checkRules,
+  type FieldError,
   type ListBody,
   NUMERIC_KINDS,
   type ResourceDef,
@@ -13,6 +15,7 @@ import { and, count, eq, exists, getTableColumns, inArray, type SQL, sql } from 
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TFunction } from 'i18next';
 import { hashSecret } from '../auth/passwords.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionLogs, usersRoles } from '../db/schema/index.ts';
 import { fieldLabel } from '../i18n/translate.ts';
@@ -52,6 +55,7 @@ export class ResourceRepository {
     readonly resource: ResourceDef,
     readonly table: PgTable,
     private readonly registry: Map<string, ResourceRepository>,
+    private readonly options: RepositoryOptions,
   ) {
     this.columns = getTableColumns(table) as Record<string, PgColumn>;
     this.fields = queryFields(resource, this.columns);
@@ -253,13 +257,7 @@ export class ResourceRepository {
     }
     const result = validateRecord(this.resource, input, mode);
     if (result.ok) return result.value;
-    const fields = Object.fromEntries(
-      Object.entries(result.errors).map(([name, e]) => [
-        name,
-        t(e.key, { ...e.vars, field: fieldLabel(t, this.resource.name, name) }),
-      ]),
-    );
-    throw new ApiException('VALIDATION', undefined, {}, fields);
+    throw new ApiException('VALIDATION', undefined, {}, this.translate(result.errors, t));
   }
 
   /** A reference must point at a record the caller can see: no writing across accounts. */
@@ -276,16 +274,38 @@ export class ResourceRepository {
     if (Object.keys(fields).length) throw new ApiException('VALIDATION', undefined, {}, fields);
   }
 
-  /** Catalogue values → column values: secrets are hashed into `<name>Hash`. */
+  /**
+   * Catalogue values → column values: a password is hashed into `<name>Hash`, a secret Lampyr must
+   * use again is sealed into `<name>Encrypted`. Neither is ever selected back out.
+   */
   private async toColumns(value: Row): Promise<Row> {
     const out: Row = {};
     for (const [name, v] of Object.entries(value)) {
       const def = this.resource.fields[name];
-      if (def?.kind === 'secret') {
-        if (typeof v === 'string' && v) out[`${name}Hash`] = await hashSecret(v);
-      } else out[name] = v;
+      if (def?.kind !== 'secret') out[name] = v;
+      else if (typeof v === 'string' && v) {
+        if (def.secret === 'hash') out[`${name}Hash`] = await hashSecret(v);
+        else out[`${name}Encrypted`] = this.options.secretBox.seal(v);
+      }
     }
     return out;
+  }
+
+  /** Rules across fields, on the record as it will be stored. */
+  private checkRecord(record: Row, t: TFunction): void {
+    const errors = checkRules(this.resource, record);
+    if (!errors) return;
+    throw new ApiException('VALIDATION', undefined, {}, this.translate(errors, t));
+  }
+
+  private translate(errors: Record<string, FieldError>, t: TFunction): Record<string, string> {
+    const label = (name: string) => fieldLabel(t, this.resource.name, name);
+    return Object.fromEntries(
+      Object.entries(errors).map(([name, e]) => [
+        name,
+        t(e.key, { ...e.vars, field: label(name), ...(e.vars?.other ? { other: label(String(e.vars.other)) } : {}) }),
+      ]),
+    );
   }
 
   private log(
@@ -309,6 +329,7 @@ export class ResourceRepository {
 
   async create(actor: Actor, input: Row, t: TFunction): Promise<Row> {
     const value = this.validate(input, 'create', t);
+    this.checkRecord(value, t);
     const columns = await this.toColumns(value);
     return this.db.transaction(async (tx) => {
       await this.checkReferences(actor, value, t, tx);
@@ -360,6 +381,7 @@ export class ResourceRepository {
       if (!before) throw notFound();
       // Both sides are JavaScript dates, so both carry milliseconds: compare them as such.
       if ((before.updatedAt as Date).getTime() !== readAt.getTime()) throw new ApiException('CONFLICT');
+      this.checkRecord({ ...before, ...value }, t);
       await this.checkReferences(actor, value, t, tx);
       const updated = await tx
         .update(this.table)
@@ -419,11 +441,20 @@ export class ResourceRepository {
   }
 }
 
-export function createRepositories(db: Db, catalogue: readonly ResourceDef[], tables: Record<string, PgTable>) {
+export interface RepositoryOptions {
+  secretBox: SecretBox;
+}
+
+export function createRepositories(
+  db: Db,
+  catalogue: readonly ResourceDef[],
+  tables: Record<string, PgTable>,
+  options: RepositoryOptions,
+) {
   const registry = new Map<string, ResourceRepository>();
   for (const resource of catalogue) {
     const table = tables[resource.name];
-    if (table) registry.set(resource.name, new ResourceRepository(db, resource, table, registry));
+    if (table) registry.set(resource.name, new ResourceRepository(db, resource, table, registry, options));
   }
   return registry;
 }

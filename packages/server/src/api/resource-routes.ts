@@ -28,8 +28,9 @@ function authorize(request: FastifyRequest, resource: ResourceDef, action: Actio
     throw new ApiException('ACCOUNT_REQUIRED');
   }
   if (!allows(account.permissions, resource.name, action)) throw new ApiException('FORBIDDEN');
-  // Shared reference data is written only from a top-level account.
-  if (resource.scope === 'global' && action !== 'read' && !account.isRoot) throw new ApiException('FORBIDDEN');
+  // Shared reference data is written only from a top-level integrator account.
+  if (resource.scope === 'global' && action !== 'read' && !account.managesSharedData)
+    throw new ApiException('FORBIDDEN');
   return actor;
 }
 

@@ -1,0 +1,176 @@
+import { field } from '../fields.ts';
+import { defineResource } from '../resource.ts';
+import { ordered, requiredWhen } from '../validation.ts';
+import { ALERT_LEVELS } from './assets.ts';
+
+/** The eight conditions of SPEC §3; the last two take a second bound. */
+export const CONDITIONS = ['gt', 'lt', 'eq', 'ne', 'gte', 'lte', 'between', 'notBetween'] as const;
+
+export const alertParameterGroups = defineResource({
+  name: 'alert-device-parameter-groups',
+  route: 'alerts-alarms/alert-device-parameter-groups',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    deviceTypeId: field.ref('devices-types', { list: true }),
+    deviceTypeModelId: field.ref('device-models', { list: true }),
+    parameterGroupCode: field.text({ required: true, list: true }),
+    enable: field.boolean({ list: true }),
+  },
+});
+
+export const alertParameterTemplates = defineResource({
+  name: 'alert-device-parameter-templates',
+  route: 'alerts-alarms/alert-device-parameter-templates',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ required: true, list: true, search: true }),
+    groupId: field.ref('alert-device-parameter-groups', { list: true }),
+    condition: field.enum(CONDITIONS, { required: true, list: true }),
+    value: field.number({ required: true, list: true }),
+    value2: field.number({ list: true }),
+    unit: field.text({ maxLength: 32, list: true }),
+    alertLevel: field.enum(ALERT_LEVELS, { required: true, list: true }),
+    threshold: field.number(),
+    channelTemplateId: field.ref('device-channel-templates', { list: true }),
+    code: field.text({ search: true }),
+  },
+  rules: [
+    requiredWhen('value2', (r) => r.condition === 'between' || r.condition === 'notBetween'),
+    (r) => (r.condition === 'between' || r.condition === 'notBetween' ? ordered('value', 'value2')(r) : undefined),
+  ],
+});
+
+export const alertEvents = defineResource({
+  name: 'alert-events',
+  route: 'alerts-alarms/alert-events',
+  scope: 'account',
+  display: 'eventName',
+  defaultSort: 'eventName,asc',
+  fields: {
+    eventName: field.text({ required: true, list: true, search: true }),
+    deviceId: field.ref('devices', { list: true }),
+    deviceChannelTemplateId: field.ref('device-channel-templates'),
+    isForever: field.boolean({ required: true, list: true }),
+    startTime: field.datetime({ list: true }),
+    endTime: field.datetime({ list: true }),
+    priority: field.integer({ min: 1, max: 10, list: true }),
+    eventTime: field.datetime(),
+    status: field.enum(['active', 'inactive', 'triggered', 'resolved'], { list: true }),
+    executionCount: field.integer({ readOnly: true, list: true }),
+    logs: field.longText(),
+    turnToAlarm: field.boolean(),
+    durationOfAlarm: field.integer({ min: 0, max: 10080 }),
+    reportingFrequency: field.integer({ min: 0, max: 10080 }),
+    notifySms: field.boolean(),
+    notifyEmail: field.boolean(),
+    notifyPush: field.boolean(),
+    smsList: field.text({ maxLength: 2000 }),
+    emailList: field.text({ maxLength: 2000 }),
+  },
+  rules: [
+    requiredWhen('startTime', (r) => r.isForever === false),
+    requiredWhen('endTime', (r) => r.isForever === false),
+    ordered('startTime', 'endTime'),
+    requiredWhen('durationOfAlarm', (r) => r.turnToAlarm === true),
+    requiredWhen('smsList', (r) => r.notifySms === true),
+    requiredWhen('emailList', (r) => r.notifyEmail === true),
+  ],
+});
+
+export const alertDevicePairing = defineResource({
+  name: 'alert-device-pairing',
+  route: 'alerts-alarms/alert-device-pairing',
+  scope: 'account',
+  display: 'id',
+  fields: {
+    alertTemplateId: field.ref('alert-device-parameter-templates', { required: true, list: true }),
+    deviceId: field.ref('devices', { required: true, list: true }),
+  },
+});
+
+export const alertLogs = defineResource({
+  name: 'alert-logs',
+  route: 'alerts-alarms/alert-logs',
+  scope: 'account',
+  display: 'id',
+  defaultSort: 'dateTime,desc',
+  readOnly: true,
+  fields: {
+    alertLevel: field.enum(ALERT_LEVELS, { list: true }),
+    dateTime: field.datetime({ list: true }),
+    deviceId: field.ref('devices', { list: true }),
+    templateId: field.ref('alert-device-parameter-templates', { list: true }),
+    value: field.number({ list: true }),
+    channelType: field.text(),
+    channelValue: field.text(),
+    regionId: field.ref('regions', { list: true }),
+    deviceTypeId: field.ref('devices-types'),
+    eventName: field.text({ list: true, search: true }),
+    isActive: field.boolean({ list: true }),
+  },
+});
+
+export const alertEventLogs = defineResource({
+  name: 'alert-event-logs',
+  route: 'alerts-alarms/alert-event-logs',
+  scope: 'account',
+  display: 'id',
+  defaultSort: 'dateTime,desc',
+  readOnly: true,
+  fields: {
+    dateTime: field.datetime({ list: true }),
+    alertEventId: field.ref('alert-events', { list: true }),
+    status: field.text({ list: true }),
+    alertMessage: field.text({ list: true, search: true }),
+    deviceId: field.ref('devices', { list: true }),
+    deviceTypeId: field.ref('devices-types'),
+  },
+});
+
+export const alertNotificationSettings = defineResource({
+  name: 'alert-notification-settings',
+  route: 'alerts-alarms/alert-notification-settings',
+  scope: 'account',
+  display: 'name',
+  defaultSort: 'name,asc',
+  fields: {
+    name: field.text({ list: true, search: true }),
+    notificationType: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { required: true, list: true }),
+    serviceName: field.text({ required: true, list: true }),
+    serviceUri: field.text({ required: true, list: true }),
+    encryption: field.enum(['none', 'ssl', 'tls']),
+    portNumber: field.integer({ min: 1, max: 65535 }),
+    mailHost: field.text(),
+    userName: field.text(),
+    mailPassword: field.secret('encrypt'),
+    smsMsgHeader: field.text(),
+    smsUserCode: field.text(),
+    smsPassword: field.secret('encrypt'),
+    messageSubject: field.text(),
+    messageBody: field.longText(),
+    notificationAddress: field.text({ list: true }),
+  },
+});
+
+export const alertNotificationList = defineResource({
+  name: 'alert-notification-list',
+  route: 'alerts-alarms/alert-notification-list',
+  scope: 'account',
+  display: 'id',
+  defaultSort: 'dateTime,desc',
+  readOnly: true,
+  fields: {
+    dateTime: field.datetime({ list: true }),
+    channel: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { list: true }),
+    recipient: field.text({ list: true, search: true }),
+    subject: field.text({ list: true, search: true }),
+    status: field.enum(['sent', 'failed'], { list: true }),
+    message: field.longText(),
+    alertLogId: field.ref('alert-logs'),
+  },
+});
