@@ -23,7 +23,6 @@ import type { Actor } from './access.ts';
 import { ApiException, badValue, invalidField, notFound } from './errors.ts';
 import {
   bindValues,
-  combine,
   conditionNode,
   filterObjectNodes,
   orderSql,
