@@ -14,6 +14,7 @@ import {
   usersRoles,
 } from '../db/schema/index.ts';
 import { TURKEY } from './geography.ts';
+import { seedStreetLighting } from './street-lighting.ts';
 
 const ALL: Permissions = { '*': ['read', 'create', 'update', 'delete'] };
 const READ: Permissions = { '*': ['read'] };
@@ -120,40 +121,47 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
 
     const place = (city: string) => ({ ...(cityIds.get(city) as { cityId: number; stateId: number }), countryId });
     const [kadikoy, uskudar] = subs.map((s) => s.id) as [number, number];
-    await tx.insert(regions).values([
-      {
-        accountId: kadikoy,
-        name: 'Caferağa',
-        district: 'Kadıköy',
-        districtLatitude: 40.9869,
-        districtLongitude: 29.0253,
-        ...place('Kadıköy'),
-      },
-      {
-        accountId: kadikoy,
-        name: 'Moda',
-        district: 'Kadıköy',
-        districtLatitude: 40.9814,
-        districtLongitude: 29.0262,
-        ...place('Kadıköy'),
-      },
-      {
-        accountId: uskudar,
-        name: 'Altunizade',
-        district: 'Üsküdar',
-        districtLatitude: 41.0217,
-        districtLongitude: 29.0445,
-        ...place('Üsküdar'),
-      },
-      {
-        accountId: integratorId,
-        name: 'Beşiktaş Centre',
-        district: 'Beşiktaş',
-        districtLatitude: 41.0422,
-        districtLongitude: 29.0083,
-        ...place('Beşiktaş'),
-      },
-    ]);
+    const seededRegions = await tx
+      .insert(regions)
+      .values([
+        {
+          accountId: kadikoy,
+          name: 'Caferağa',
+          district: 'Kadıköy',
+          districtLatitude: 40.9869,
+          districtLongitude: 29.0253,
+          ...place('Kadıköy'),
+        },
+        {
+          accountId: kadikoy,
+          name: 'Moda',
+          district: 'Kadıköy',
+          districtLatitude: 40.9814,
+          districtLongitude: 29.0262,
+          ...place('Kadıköy'),
+        },
+        {
+          accountId: uskudar,
+          name: 'Altunizade',
+          district: 'Üsküdar',
+          districtLatitude: 41.0217,
+          districtLongitude: 29.0445,
+          ...place('Üsküdar'),
+        },
+        {
+          accountId: integratorId,
+          name: 'Beşiktaş Centre',
+          district: 'Beşiktaş',
+          districtLatitude: 41.0422,
+          districtLongitude: 29.0083,
+          ...place('Beşiktaş'),
+        },
+      ])
+      .returning({ id: regions.id });
+    await seedStreetLighting(tx, {
+      accountId: kadikoy,
+      regionIds: { Caferağa: seededRegions[0]?.id as number, Moda: seededRegions[1]?.id as number },
+    });
     await tx.insert(systemLogSettings).values(
       [integratorId, kadikoy, uskudar].map((accountId) => ({
         accountId,

@@ -245,13 +245,32 @@ export const taskGroupProfiles = pgTable(
   (t) => [index().on(t.accountId, t.taskGroupId)],
 );
 
-const timing = (n: number) => ({
-  [`on${n}Type`]: text(),
-  [`on${n}Time`]: time(),
-  [`on${n}Value`]: integer(),
-  [`off${n}Type`]: text(),
-  [`off${n}Time`]: time(),
-  [`off${n}Value`]: integer(),
+/** Four on/off pairs, each a time type (sunrise, sunset, custom), a time and a value. */
+const timing = () => ({
+  on1Type: text(),
+  on1Time: time(),
+  on1Value: integer(),
+  off1Type: text(),
+  off1Time: time(),
+  off1Value: integer(),
+  on2Type: text(),
+  on2Time: time(),
+  on2Value: integer(),
+  off2Type: text(),
+  off2Time: time(),
+  off2Value: integer(),
+  on3Type: text(),
+  on3Time: time(),
+  on3Value: integer(),
+  off3Type: text(),
+  off3Time: time(),
+  off3Value: integer(),
+  on4Type: text(),
+  on4Time: time(),
+  on4Value: integer(),
+  off4Type: text(),
+  off4Time: time(),
+  off4Value: integer(),
 });
 
 export const taskProfileTimings = pgTable(
@@ -264,10 +283,7 @@ export const taskProfileTimings = pgTable(
     deviceTypeModelId: refColumn().references(() => deviceModels.id),
     deviceId: refColumn().references(() => devices.id),
     channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
-    ...timing(1),
-    ...timing(2),
-    ...timing(3),
-    ...timing(4),
+    ...timing(),
   },
   (t) => [index().on(t.accountId, t.taskProfileId)],
 );

@@ -1,0 +1,573 @@
+import type { Db } from '../db/connect.ts';
+import {
+  alertDevicePairing,
+  alertParameterGroups,
+  alertParameterTemplates,
+  channelValueTypes,
+  deviceChannelTemplates,
+  deviceModels,
+  deviceNodeLossSettings,
+  devices,
+  deviceTopology,
+  deviceTopologyTypes,
+  deviceTypeProtocols,
+  deviceTypes,
+  gatewayApplications,
+  gatewayDeviceProfiles,
+  gateways,
+  multicastGroups,
+  taskGroupProfiles,
+  taskGroups,
+  taskProfiles,
+  taskProfileTimings,
+  taskTypes,
+} from '../db/schema/index.ts';
+
+type Tx = Pick<Db, 'insert'>;
+
+/** The ChirpStack application of the fixtures; its uplinks belong to Kadıköy. */
+export const DEMO_APPLICATION_ID = '0b6a4c6e-6f2c-4e3a-9d0b-6a4b8e1f2a11';
+export const devEuiOf = (n: number) => `70b3d57ed005${n.toString(16).padStart(4, '0')}`;
+export const ipUidOf = (n: number) => `kdk-ip-${String(n).padStart(4, '0')}`;
+
+/**
+ * A channel layout: code, label, data type, bytes, formula, unit, limits, writable. The order is the
+ * order in the payload (`mqttPackageOrder`). `SLC-L1` is the layout of the ChirpStack fixtures.
+ */
+type Channel = [
+  code: string,
+  label: string,
+  type: string,
+  bytes: number,
+  formula: string,
+  unit: string,
+  min: number,
+  max: number,
+  write: boolean,
+];
+const LAMP: Channel = ['lamp', 'Lamp state', 'bool', 1, 'x', '', 0, 1, true];
+const DIM: Channel = ['dim', 'Dim level', 'uint8', 1, 'x', '%', 0, 100, true];
+const POWER: Channel = ['power', 'Power', 'uint16', 2, 'x', 'W', 0, 400, false];
+const VOLTAGE: Channel = ['voltage', 'Voltage', 'uint16', 2, 'x * k', 'V', 180, 253, false];
+const CURRENT: Channel = ['current', 'Current', 'uint16', 2, 'x * k', 'A', 0, 2, false];
+const ENERGY: Channel = ['energy', 'Energy', 'uint32', 4, 'x * k', 'kWh', 0, 1_000_000, false];
+const LUX: Channel = ['lux', 'Ambient light', 'uint16', 2, 'x', 'lx', 0, 100_000, false];
+const TEMPERATURE: Channel = ['temperature', 'Temperature', 'int16', 2, 'x', '°C', -40, 85, false];
+const SCALE: Record<string, string> = { voltage: 'k=0.1', current: 'k=0.001', energy: 'k=0.01' };
+
+export const LAYOUTS = {
+  l1: [LAMP, DIM, POWER, ENERGY, TEMPERATURE],
+  l2: [LAMP, DIM, POWER, VOLTAGE, CURRENT, ENERGY, LUX, TEMPERATURE],
+};
+
+/** Streets of Caferağa and Moda (Kadıköy), as polylines the poles are spread along. */
+const STREETS: { region: 'Caferağa' | 'Moda'; name: string; path: [number, number][] }[] = [
+  {
+    region: 'Caferağa',
+    name: 'Bahariye Caddesi',
+    path: [
+      [40.9905, 29.0268],
+      [40.9872, 29.0297],
+      [40.9846, 29.0318],
+    ],
+  },
+  {
+    region: 'Caferağa',
+    name: 'Kadife Sokak',
+    path: [
+      [40.9878, 29.0262],
+      [40.9852, 29.0275],
+    ],
+  },
+  {
+    region: 'Caferağa',
+    name: 'Serasker Caddesi',
+    path: [
+      [40.9902, 29.0246],
+      [40.9888, 29.0285],
+    ],
+  },
+  {
+    region: 'Caferağa',
+    name: 'Mühürdar Caddesi',
+    path: [
+      [40.9896, 29.0224],
+      [40.9868, 29.0238],
+      [40.9849, 29.0246],
+    ],
+  },
+  {
+    region: 'Moda',
+    name: 'Moda Caddesi',
+    path: [
+      [40.9862, 29.0262],
+      [40.9826, 29.0268],
+      [40.9805, 29.0262],
+    ],
+  },
+  {
+    region: 'Moda',
+    name: 'Dr. Esat Işık Caddesi',
+    path: [
+      [40.9839, 29.0292],
+      [40.9808, 29.0281],
+      [40.9786, 29.0268],
+    ],
+  },
+  {
+    region: 'Moda',
+    name: 'Ferit Tek Sokak',
+    path: [
+      [40.9818, 29.0242],
+      [40.9801, 29.0235],
+    ],
+  },
+  {
+    region: 'Moda',
+    name: 'Moda Sahil Yolu',
+    path: [
+      [40.9848, 29.0212],
+      [40.9812, 29.0218],
+      [40.9779, 29.0236],
+    ],
+  },
+];
+
+/** Evenly spaced points along a polyline. */
+function along(path: [number, number][], count: number): [number, number][] {
+  const segments = path.slice(1).map((to, i) => [path[i] as [number, number], to] as const);
+  const lengths = segments.map(([a, b]) => Math.hypot(b[0] - a[0], b[1] - a[1]));
+  const total = lengths.reduce((s, l) => s + l, 0);
+  return Array.from({ length: count }, (_, k) => {
+    let d = (total * (k + 0.5)) / count;
+    for (const [i, [a, b]] of segments.entries()) {
+      const l = lengths[i] as number;
+      if (d <= l || i === segments.length - 1) {
+        const f = l ? Math.min(1, d / l) : 0;
+        return [Number((a[0] + (b[0] - a[0]) * f).toFixed(6)), Number((a[1] + (b[1] - a[1]) * f).toFixed(6))];
+      }
+      d -= l;
+    }
+    return path[0] as [number, number];
+  });
+}
+
+const one = async <T>(rows: Promise<T[]>): Promise<T> => (await rows)[0] as T;
+
+export interface StreetLightingSeed {
+  lights: number;
+  ipDevices: number;
+}
+
+/** Device catalogue, 200 street lights of Kadıköy, gateways, alerts and a dusk-to-dawn schedule. */
+export async function seedStreetLighting(
+  tx: Tx,
+  place: { accountId: number; regionIds: { Caferağa: number; Moda: number } },
+): Promise<StreetLightingSeed> {
+  const { accountId } = place;
+  const [star, feed] = await tx
+    .insert(deviceTopologyTypes)
+    .values([
+      { name: 'LoRaWAN star', description: 'Controllers heard by gateways' },
+      { name: 'Cabinet feed', description: 'Lights fed by a lighting cabinet' },
+    ])
+    .returning({ id: deviceTopologyTypes.id });
+  const [lorawan, ip] = await tx
+    .insert(deviceTypeProtocols)
+    .values([
+      { name: 'LoRaWAN', description: 'Through gateways and ChirpStack' },
+      { name: 'MQTT (IP)', description: "Lampyr's JSON over MQTT" },
+    ])
+    .returning({ id: deviceTypeProtocols.id });
+  const valueTypes = await tx
+    .insert(channelValueTypes)
+    .values(
+      ['State', 'Percentage', 'Power', 'Voltage', 'Current', 'Energy', 'Illuminance', 'Temperature'].map((name) => ({
+        name,
+      })),
+    )
+    .returning({ id: channelValueTypes.id, name: channelValueTypes.name });
+  const valueType = (code: string) =>
+    valueTypes[['lamp', 'dim', 'power', 'voltage', 'current', 'energy', 'lux', 'temperature'].indexOf(code)]?.id;
+
+  const [slcLora, slcIp, gatewayType] = await tx
+    .insert(deviceTypes)
+    .values([
+      {
+        typeNameEn: 'Street light controller (LoRaWAN)',
+        typeNameTr: 'Sokak lambası kontrolcüsü (LoRaWAN)',
+        typeNameEs: 'Controlador de alumbrado (LoRaWAN)',
+        typeNameAr: 'وحدة تحكم إنارة الشوارع (LoRaWAN)',
+        typeNameFr: "Contrôleur d'éclairage (LoRaWAN)",
+        iotType: 'IOT',
+        deviceTopologyTypeId: star?.id,
+      },
+      {
+        typeNameEn: 'Street light controller (IP)',
+        typeNameTr: 'Sokak lambası kontrolcüsü (IP)',
+        typeNameEs: 'Controlador de alumbrado (IP)',
+        typeNameAr: 'وحدة تحكم إنارة الشوارع (IP)',
+        typeNameFr: "Contrôleur d'éclairage (IP)",
+        iotType: 'IOT',
+        deviceTopologyTypeId: feed?.id,
+      },
+      {
+        typeNameEn: 'LoRaWAN gateway',
+        typeNameTr: 'LoRaWAN ağ geçidi',
+        typeNameEs: 'Pasarela LoRaWAN',
+        typeNameAr: 'بوابة LoRaWAN',
+        typeNameFr: 'Passerelle LoRaWAN',
+        iotType: 'IOT',
+        deviceTopologyTypeId: star?.id,
+      },
+    ])
+    .returning({ id: deviceTypes.id });
+  const model = (modelName: string, deviceTypeId: number, deviceTypeProtocolId: number, classType: string | null) =>
+    one(
+      tx
+        .insert(deviceModels)
+        .values({
+          modelName,
+          deviceTypeId,
+          deviceTypeProtocolId,
+          classType,
+          supportTask: true,
+          parameterGroupCode: 'SLC',
+        })
+        .returning({ id: deviceModels.id }),
+    );
+  const l1 = await model('SLC-L1 LoRaWAN controller', slcLora?.id as number, lorawan?.id as number, 'C');
+  const l2 = await model('SLC-L2 LoRaWAN controller with metering', slcLora?.id as number, lorawan?.id as number, 'C');
+  const ip1 = await model('SLC-IP1 IP controller', slcIp?.id as number, ip?.id as number, null);
+  await model('GW-8 outdoor gateway', gatewayType?.id as number, lorawan?.id as number, null);
+
+  const templates = async (deviceTypeModelId: number, layout: Channel[]) => {
+    const rows = await tx
+      .insert(deviceChannelTemplates)
+      .values(
+        layout.map(([code, label, dataType, bytes, formula, unit, min, max, write], i) => ({
+          name: label,
+          deviceTypeModelId,
+          channelValueTypeId: valueType(code),
+          channelType: write ? 'readwrite' : 'read',
+          channelOrder: i + 1,
+          channelCode: code,
+          unit,
+          dataType,
+          description: `${label} of the luminaire`,
+          alertParameterCode: code.toUpperCase(),
+          mqttPackageOrder: i + 1,
+          dataLimitMin: min,
+          dataLimitMax: max,
+          dataByteLength: bytes,
+          dataLabel: label,
+          variables: SCALE[code] ?? 'k=1',
+          formula,
+        })),
+      )
+      .returning({ id: deviceChannelTemplates.id, code: deviceChannelTemplates.channelCode });
+    return new Map(rows.map((r) => [r.code, r.id]));
+  };
+  await templates(l1.id, LAYOUTS.l1);
+  const l2Channels = await templates(l2.id, LAYOUTS.l2);
+  await templates(ip1.id, LAYOUTS.l2);
+
+  // 200 LoRaWAN lights along the streets; the fixtures' device (0001) is an SLC-L1.
+  const perStreet = 25;
+  const lights = STREETS.flatMap((street, s) =>
+    along(street.path, perStreet).map(([latitude, longitude], k) => {
+      const n = s * perStreet + k + 1;
+      return {
+        accountId,
+        name: `KDK-${street.region === 'Moda' ? 'MODA' : 'CAFERAGA'}-${String(n).padStart(4, '0')}`,
+        deviceTypeModelId: n <= 10 ? l1.id : l2.id,
+        regionId: place.regionIds[street.region],
+        code: `SL${String(n).padStart(4, '0')}`,
+        serialNumber: `LPY-SLC-${String(100000 + n)}`,
+        devEui: devEuiOf(n),
+        street: street.name,
+        address: `${street.name} No: ${k * 4 + 1}, ${street.region}, Kadıköy`,
+        latitude,
+        longitude,
+        status: 'commissioned',
+        isActive: true,
+        applicationId: DEMO_APPLICATION_ID,
+        applicationName: 'street-lighting',
+        confirmed: false,
+        sleepTime: 10,
+        side: k % 2 ? 'odd' : 'even',
+      };
+    }),
+  );
+  const inserted = await tx.insert(devices).values(lights).returning({ id: devices.id, devEui: devices.devEui });
+  const ipDevices = await tx
+    .insert(devices)
+    .values(
+      Array.from({ length: 5 }, (_, k) => ({
+        accountId,
+        name: `KDK-MODA-PARK-${k + 1}`,
+        deviceTypeModelId: ip1.id,
+        regionId: place.regionIds.Moda,
+        uid: ipUidOf(k + 1),
+        serialNumber: `LPY-IP-${2000 + k}`,
+        street: 'Moda Parkı',
+        address: 'Moda Parkı, Kadıköy',
+        latitude: 40.9791 + k * 0.0004,
+        longitude: 29.0251,
+        status: 'commissioned',
+        isActive: true,
+        sleepTime: 5,
+      })),
+    )
+    .returning({ id: devices.id });
+
+  const [gw1, gw2, gw3] = await tx
+    .insert(gateways)
+    .values([
+      {
+        accountId,
+        name: 'GW Kadıköy Çarşı',
+        devEui: 'a840411b2c3d4e5f',
+        gatewayCode: 'GW-001',
+        statsInterval: 30,
+        latitude: 40.9881,
+        longitude: 29.0266,
+        status: 'online',
+      },
+      {
+        accountId,
+        name: 'GW Moda Burnu',
+        devEui: 'a840411b2c3d4e60',
+        gatewayCode: 'GW-002',
+        statsInterval: 30,
+        latitude: 40.9794,
+        longitude: 29.0249,
+        status: 'online',
+      },
+      {
+        accountId,
+        name: 'GW Bahariye',
+        devEui: 'a840411b2c3d4e61',
+        gatewayCode: 'GW-003',
+        statsInterval: 30,
+        latitude: 40.9858,
+        longitude: 29.0309,
+        status: 'online',
+      },
+    ])
+    .returning({ id: gateways.id });
+  const application = await one(
+    tx
+      .insert(gatewayApplications)
+      .values({
+        accountId,
+        name: 'street-lighting',
+        description: 'Kadıköy street lights',
+        chirpstackApplicationId: DEMO_APPLICATION_ID,
+      })
+      .returning({ id: gatewayApplications.id }),
+  );
+  await tx.insert(gatewayDeviceProfiles).values({
+    accountId,
+    name: 'SLC-LoRa-EU868-ClassC',
+    region: 'EU868',
+    macVersion: 'LORAWAN_1_0_3',
+    regParamsRevision: 'RP002_1_0_1',
+    supportsOtaa: true,
+    supportsClassB: false,
+    supportsClassC: true,
+    adrAlgorithmId: 'default',
+  });
+  await tx.insert(multicastGroups).values({
+    accountId,
+    name: 'All Kadıköy lights',
+    applicationId: application.id,
+    multicastAddress: '01ab23cd',
+    dataRate: 3,
+    frequency: 869525000,
+    groupType: 'CLASS_C',
+    classCSchedulingType: 'DELAY',
+  });
+  // Every light hangs off the gateway nearest to its street.
+  const gatewayIds = [gw1?.id, gw2?.id, gw3?.id] as number[];
+  await tx.insert(deviceTopology).values(
+    inserted.slice(0, 3).map((d, i) => ({
+      accountId,
+      topologyId: star?.id as number,
+      parentDeviceId: inserted[3 + i]?.id as number,
+      childDeviceId: d.id,
+      description: `Relay through ${gatewayIds[i] ? `gateway ${i + 1}` : 'gateway'}`,
+    })),
+  );
+
+  const group = await one(
+    tx
+      .insert(alertParameterGroups)
+      .values({
+        accountId,
+        name: 'Street light health',
+        deviceTypeModelId: l2.id,
+        parameterGroupCode: 'SLC',
+        enable: true,
+      })
+      .returning({ id: alertParameterGroups.id }),
+  );
+  const alertTemplates = await tx
+    .insert(alertParameterTemplates)
+    .values([
+      {
+        accountId,
+        name: 'Over-voltage',
+        groupId: group.id,
+        condition: 'gt',
+        value: 253,
+        unit: 'V',
+        alertLevel: 'high',
+        channelTemplateId: l2Channels.get('voltage'),
+        code: 'OVER_VOLTAGE',
+      },
+      {
+        accountId,
+        name: 'Lamp failure',
+        groupId: group.id,
+        condition: 'lt',
+        value: 5,
+        unit: 'W',
+        alertLevel: 'high',
+        channelTemplateId: l2Channels.get('power'),
+        code: 'LAMP_FAILURE',
+      },
+      {
+        accountId,
+        name: 'Low light at night',
+        groupId: group.id,
+        condition: 'between',
+        value: 0,
+        value2: 10,
+        unit: 'lx',
+        alertLevel: 'medium',
+        channelTemplateId: l2Channels.get('lux'),
+        code: 'LOW_LIGHT',
+      },
+    ])
+    .returning({ id: alertParameterTemplates.id });
+  await tx
+    .insert(alertDevicePairing)
+    .values(
+      inserted
+        .slice(10, 40)
+        .flatMap((d) => alertTemplates.map((t) => ({ accountId, alertTemplateId: t.id, deviceId: d.id }))),
+    );
+  await tx
+    .insert(deviceNodeLossSettings)
+    .values(
+      inserted
+        .slice(0, 20)
+        .map((d) => ({
+          accountId,
+          deviceId: d.id,
+          alertLevel: 'medium',
+          heartbeatThreshold: 30,
+          heartbeatCycle: 10,
+          isActive: true,
+          isForever: true,
+        })),
+    );
+
+  const taskType = await one(
+    tx.insert(taskTypes).values({ accountId, name: 'Lighting schedule' }).returning({ id: taskTypes.id }),
+  );
+  const profile = await one(
+    tx
+      .insert(taskProfiles)
+      .values({
+        accountId,
+        name: 'Dusk to dawn, 50% after midnight',
+        taskTypeId: taskType.id,
+        operation: 'dimming',
+        dimLevel: 50,
+        color: '#2e9e4f',
+        cyclicType: 'everyday',
+        priority: 5,
+        offDays: [],
+        individualOrBatch: 'batch',
+        deviceTypeModelId: l2.id,
+      })
+      .returning({ id: taskProfiles.id }),
+  );
+  await tx.insert(taskProfileTimings).values({
+    accountId,
+    taskProfileId: profile.id,
+    deviceTypeModelId: l2.id,
+    channelTemplateId: l2Channels.get('dim'),
+    on1Type: 'sunset',
+    on1Value: 100,
+    on2Type: 'custom',
+    on2Time: '00:00',
+    on2Value: 50,
+    off1Type: 'sunrise',
+    off1Value: 0,
+  });
+  const taskGroup = await one(
+    tx
+      .insert(taskGroups)
+      .values({
+        accountId,
+        name: 'Caferağa and Moda lights',
+        isMulticast: true,
+        deviceTypeModelId: l2.id,
+        status: 'active',
+        publicationStatus: 'published',
+        color: '#2e9e4f',
+      })
+      .returning({ id: taskGroups.id }),
+  );
+  await tx.insert(taskGroupProfiles).values([
+    {
+      accountId,
+      taskGroupId: taskGroup.id,
+      taskProfileId: profile.id,
+      mode: 'sun',
+      method: 'sunset',
+      operation: 'on',
+      hour: 0,
+      minute: 0,
+      startDay: 1,
+      endDay: 31,
+      priority: 5,
+      color: '#2e9e4f',
+      unlimited: true,
+    },
+    {
+      accountId,
+      taskGroupId: taskGroup.id,
+      taskProfileId: profile.id,
+      mode: 'time',
+      method: 'fixed',
+      operation: 'dimming',
+      hour: 0,
+      minute: 0,
+      startDay: 1,
+      endDay: 31,
+      priority: 5,
+      color: '#2e9e4f',
+      unlimited: true,
+    },
+    {
+      accountId,
+      taskGroupId: taskGroup.id,
+      taskProfileId: profile.id,
+      mode: 'sun',
+      method: 'sunrise',
+      operation: 'off',
+      hour: 0,
+      minute: 0,
+      startDay: 1,
+      endDay: 31,
+      priority: 5,
+      color: '#2e9e4f',
+      unlimited: true,
+    },
+  ]);
+  return { lights: inserted.length, ipDevices: ipDevices.length };
+}
