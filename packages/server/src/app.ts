@@ -13,6 +13,7 @@ import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
+import { registerTransferRoutes } from './api/transfer-routes.ts';
 import { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
 import type { Db } from './db/connect.ts';
@@ -62,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   registerAuthRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
+  registerTransferRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/config.json', { config: { access: 'public' } }, async (request) => {

@@ -40,6 +40,11 @@ export function installErrorHandler(app: FastifyInstance): void {
         },
       });
     }
+    const conflict = constraintConflict(error);
+    if (conflict)
+      return reply
+        .status(409)
+        .send({ success: false, error: { code: 'CONFLICT', message: t(conflict.messageKey as string) } });
     const status = error.statusCode ?? 500;
     if (status === 429) {
       return reply
@@ -55,4 +60,28 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ success: false, error: { code: 'INTERNAL', message: t('errors.INTERNAL') } });
   });
+}
+
+/**
+ * A unique or foreign-key violation the checks before a write could not see (two writers at once,
+ * a duplicate DevEUI) as the 409 a client should get.
+ */
+export function constraintConflict(error: unknown): ApiException | undefined {
+  const code = databaseErrorCode(error);
+  if (code === '23505') return new ApiException('CONFLICT', 'errors.duplicate');
+  if (code === '23503') return new ApiException('CONFLICT', 'errors.CONFLICT');
+  return undefined;
+}
+
+/** The SQLSTATE of a database error, also when the ORM wrapped it. */
+function databaseErrorCode(error: unknown): string | undefined {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }

@@ -157,13 +157,25 @@ export class ResourceRepository {
   list(actor: Actor, body: ListBody, base: 0 | 1) {
     const { page, size, sort } = body.pageable;
     if (page < base) throw new ApiException('BAD_REQUEST', 'errors.listPageBase');
+    const { plan, where } = this.listWhere(actor, body);
+    return this.page(plan, where, sort, body.selectedColumns, (page - base) * size, size);
+  }
+
+  /** Every row a list body selects, up to `limit` (exports). */
+  async listAll(actor: Actor, body: ListBody, limit: number): Promise<Row[]> {
+    const { plan, where } = this.listWhere(actor, body);
+    return (await this.page(plan, where, body.pageable.sort, body.selectedColumns, 0, limit)).content;
+  }
+
+  /** The list body's clause: the account scope, the `filter` object and the detail conditions. */
+  private listWhere(actor: Actor, body: ListBody) {
     const plan = new WherePlan();
     const where = plan.group('AND', [
       this.scopeNode(plan, actor),
       ...filterObjectNodes(plan, this.resource, this.fields, body.filter),
       ...(body.detailFilter ?? []).map((c) => conditionNode(plan, this.fields, c)),
     ]);
-    return this.page(plan, where, sort, body.selectedColumns, (page - base) * size, size);
+    return { plan, where };
   }
 
   /** The search service's body: conditions joined by `logic`, page from 0. */

@@ -20,7 +20,7 @@ export const COMMAND_PREFIX = '/command/api';
 const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
 
 /** The account and role checks every resource call passes before it touches data. */
-function authorize(request: FastifyRequest, resource: ResourceDef, action: Action): Actor {
+export function authorize(request: FastifyRequest, resource: ResourceDef, action: Action): Actor {
   const actor = request.actor;
   const account = actor.account;
   if (!account) {

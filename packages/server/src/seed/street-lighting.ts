@@ -458,21 +458,17 @@ export async function seedStreetLighting(
         .slice(10, 40)
         .flatMap((d) => alertTemplates.map((t) => ({ accountId, alertTemplateId: t.id, deviceId: d.id }))),
     );
-  await tx
-    .insert(deviceNodeLossSettings)
-    .values(
-      inserted
-        .slice(0, 20)
-        .map((d) => ({
-          accountId,
-          deviceId: d.id,
-          alertLevel: 'medium',
-          heartbeatThreshold: 30,
-          heartbeatCycle: 10,
-          isActive: true,
-          isForever: true,
-        })),
-    );
+  await tx.insert(deviceNodeLossSettings).values(
+    inserted.slice(0, 20).map((d) => ({
+      accountId,
+      deviceId: d.id,
+      alertLevel: 'medium',
+      heartbeatThreshold: 30,
+      heartbeatCycle: 10,
+      isActive: true,
+      isForever: true,
+    })),
+  );
 
   const taskType = await one(
     tx.insert(taskTypes).values({ accountId, name: 'Lighting schedule' }).returning({ id: taskTypes.id }),

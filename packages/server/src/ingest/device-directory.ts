@@ -1,0 +1,138 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/connect.ts';
+import { accounts, deviceChannelTemplates, devices, gatewayApplications } from '../db/schema/index.ts';
+import { type ChannelTemplate, type CompiledChannel, compileReadChannels } from './decode-payload.ts';
+
+export interface KnownDevice {
+  id: number;
+  accountId: number;
+  name: string;
+  devEui: string | null;
+  uid: string | null;
+  applicationId: string | null;
+  modelId: number;
+  templates: ChannelTemplate[];
+  readChannels: CompiledChannel[];
+}
+
+const TTL_MS = 60_000;
+/** An unknown device is asked for again after this long, so one registered meanwhile is found. */
+const MISS_TTL_MS = 10_000;
+
+type Entry<T> = { at: number; value: Promise<T> };
+
+/**
+ * Devices by DevEUI or uid with their model's channel templates, as the ingest needs them on every
+ * message: cached for a minute, so edits to a device or its templates take effect within one.
+ */
+export class DeviceDirectory {
+  private devices = new Map<string, Entry<KnownDevice | undefined>>();
+  private models = new Map<number, Entry<{ templates: ChannelTemplate[]; readChannels: CompiledChannel[] }>>();
+  private applications = new Map<string, Entry<number | undefined>>();
+  private fallbackAccount?: Promise<number | undefined>;
+
+  constructor(private readonly db: Db) {}
+
+  byDevEui(devEui: string): Promise<KnownDevice | undefined> {
+    return this.cached(this.devices, `eui:${devEui.toLowerCase()}`, () =>
+      this.load(eq(devices.devEui, devEui.toLowerCase())),
+    );
+  }
+
+  byUid(uid: string): Promise<KnownDevice | undefined> {
+    return this.cached(this.devices, `uid:${uid}`, () => this.load(eq(devices.uid, uid)));
+  }
+
+  byId(id: number): Promise<KnownDevice | undefined> {
+    return this.cached(this.devices, `id:${id}`, () => this.load(eq(devices.id, id)));
+  }
+
+  /** The account a ChirpStack application belongs to, for uplinks of devices not registered yet. */
+  accountOfApplication(applicationId: string): Promise<number | undefined> {
+    return this.cached(this.applications, applicationId, async () => {
+      const rows = await this.db
+        .select({ accountId: gatewayApplications.accountId })
+        .from(gatewayApplications)
+        .where(eq(gatewayApplications.chirpstackApplicationId, applicationId))
+        .limit(1);
+      return rows[0]?.accountId;
+    });
+  }
+
+  /** Where messages that belong to no known account are logged: the first top-level account. */
+  systemAccount(): Promise<number | undefined> {
+    this.fallbackAccount ??= this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(isNull(accounts.accountId))
+      .orderBy(asc(accounts.id))
+      .limit(1)
+      .then((rows) => rows[0]?.id);
+    return this.fallbackAccount;
+  }
+
+  forget(): void {
+    this.devices.clear();
+    this.models.clear();
+    this.applications.clear();
+    this.fallbackAccount = undefined;
+  }
+
+  private cached<K, T>(map: Map<K, Entry<T>>, key: K, load: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    const now = Date.now();
+    if (hit && now - hit.at < TTL_MS) return hit.value;
+    const value = load();
+    map.set(key, { at: now, value });
+    value.then(
+      (v) => {
+        if (v === undefined) map.set(key, { at: now - TTL_MS + MISS_TTL_MS, value });
+      },
+      () => map.delete(key),
+    );
+    return value;
+  }
+
+  private async load(where: ReturnType<typeof eq>): Promise<KnownDevice | undefined> {
+    const rows = await this.db
+      .select({
+        id: devices.id,
+        accountId: devices.accountId,
+        name: devices.name,
+        devEui: devices.devEui,
+        uid: devices.uid,
+        applicationId: devices.applicationId,
+        modelId: devices.deviceTypeModelId,
+        isActive: devices.isActive,
+      })
+      .from(devices)
+      .where(and(where))
+      .limit(1);
+    const device = rows[0];
+    if (!device) return undefined;
+    const model = await this.model(device.modelId);
+    return { ...device, ...model };
+  }
+
+  private model(modelId: number) {
+    return this.cached(this.models, modelId, async () => {
+      const templates = await this.db
+        .select({
+          id: deviceChannelTemplates.id,
+          channelCode: deviceChannelTemplates.channelCode,
+          channelType: deviceChannelTemplates.channelType,
+          mqttPackageOrder: deviceChannelTemplates.mqttPackageOrder,
+          dataByteLength: deviceChannelTemplates.dataByteLength,
+          dataBitLength: deviceChannelTemplates.dataBitLength,
+          dataType: deviceChannelTemplates.dataType,
+          formula: deviceChannelTemplates.formula,
+          variables: deviceChannelTemplates.variables,
+          dataLimitMin: deviceChannelTemplates.dataLimitMin,
+          dataLimitMax: deviceChannelTemplates.dataLimitMax,
+        })
+        .from(deviceChannelTemplates)
+        .where(eq(deviceChannelTemplates.deviceTypeModelId, modelId));
+      return { templates, readChannels: compileReadChannels(templates) };
+    });
+  }
+}

@@ -1,0 +1,215 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import mqttPacket, { type IConnackPacket, type IPublishPacket, type Packet } from 'mqtt-packet';
+
+/**
+ * The ingest side's MQTT connection. mqtt.js hands a QoS 1 message over only once the previous one
+ * has been acknowledged (its `customHandleAcks` holds the whole connection until the ack), which
+ * would make one database commit per message. This small client on mqtt-packet keeps up to
+ * `receiveMaximum` messages in flight and acknowledges each when the handler's promise resolves
+ * (after the commit), in the order they arrived, as MQTT requires.
+ */
+export interface SubscriberOptions {
+  url: string;
+  clientId: string;
+  username?: string;
+  password?: string;
+  topics: string[];
+  /** `$share/<group>/` before each topic; no sharing when empty (Aedes does not support it). */
+  shareGroup?: string;
+  /** Persistent session: the broker keeps what this client has not acknowledged across restarts. */
+  sessionExpirySeconds?: number;
+  receiveMaximum?: number;
+  keepaliveSeconds?: number;
+  onMessage(topic: string, payload: Buffer): Promise<void>;
+  onError?(error: Error): void;
+}
+
+interface Inflight {
+  messageId: number | undefined;
+  settled: boolean;
+  failed: boolean;
+}
+
+export class MqttSubscriber {
+  private socket?: net.Socket;
+  private parser?: ReturnType<typeof mqttPacket.parser>;
+  private protocolVersion: 4 | 5 = 5;
+  private queue: Inflight[] = [];
+  private closed = false;
+  private pingTimer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private connected?: { resolve(): void; reject(error: Error): void };
+  private attempt = 0;
+
+  constructor(private readonly options: SubscriberOptions) {}
+
+  /** Connects and subscribes; resolves once the broker has granted the subscriptions. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.connected = { resolve, reject };
+      this.open();
+    });
+  }
+
+  private open(): void {
+    const url = new URL(this.options.url);
+    const secure = url.protocol === 'mqtts:';
+    const port = Number(url.port || (secure ? 8883 : 1883));
+    const socket = secure
+      ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+      : net.connect({ host: url.hostname, port });
+    socket.setNoDelay(true);
+    this.socket = socket;
+    this.queue = [];
+    const parser = mqttPacket.parser({ protocolVersion: this.protocolVersion });
+    this.parser = parser;
+    parser.on('packet', (packet: Packet) => this.onPacket(socket, packet));
+    parser.on('error', (error: Error) => this.fail(socket, error));
+    socket.on('data', (chunk) => parser.parse(chunk));
+    socket.on('error', (error) => this.fail(socket, error));
+    socket.on('close', () => this.onClose(socket));
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      this.send({
+        cmd: 'connect',
+        protocolId: 'MQTT',
+        protocolVersion: this.protocolVersion,
+        clientId: this.options.clientId,
+        clean: false,
+        keepalive: this.options.keepaliveSeconds ?? 30,
+        ...(this.options.username ? { username: this.options.username } : {}),
+        ...(this.options.password ? { password: Buffer.from(this.options.password) } : {}),
+        ...(this.protocolVersion === 5
+          ? {
+              properties: {
+                sessionExpiryInterval: this.options.sessionExpirySeconds ?? 86_400,
+                receiveMaximum: this.options.receiveMaximum ?? 4096,
+              },
+            }
+          : {}),
+      });
+    });
+  }
+
+  private send(packet: Packet, socket = this.socket): void {
+    if (socket && !socket.destroyed)
+      socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+  }
+
+  private onPacket(socket: net.Socket, packet: Packet): void {
+    if (socket !== this.socket) return;
+    switch (packet.cmd) {
+      case 'connack':
+        return this.onConnack(socket, packet);
+      case 'suback': {
+        const granted = (packet.granted ?? []) as number[];
+        if (granted.some((code) => code >= 0x80)) {
+          return this.fail(
+            socket,
+            new Error(`the broker refused the subscription (codes ${granted.join(', ')})`),
+            true,
+          );
+        }
+        this.attempt = 0;
+        this.connected?.resolve();
+        this.connected = undefined;
+        return;
+      }
+      case 'publish':
+        return this.onPublish(socket, packet);
+      default:
+        return;
+    }
+  }
+
+  private onConnack(socket: net.Socket, packet: IConnackPacket): void {
+    const code = packet.reasonCode ?? packet.returnCode ?? 0;
+    // MQTT 3.1.1-only brokers (Aedes) answer a version 5 CONNECT with "unacceptable protocol version".
+    if (this.protocolVersion === 5 && (code === 1 || code === 132)) {
+      this.protocolVersion = 4;
+      socket.destroy();
+      return;
+    }
+    if (code !== 0) return this.fail(socket, new Error(`the broker refused the connection (code ${code})`), true);
+    const keepalive = (this.options.keepaliveSeconds ?? 30) * 1000;
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ cmd: 'pingreq' }, socket), keepalive / 2);
+    const prefix = this.options.shareGroup ? `$share/${this.options.shareGroup}/` : '';
+    this.send({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: this.options.topics.map((topic) => ({ topic: prefix + topic, qos: 1 as const })),
+    });
+  }
+
+  private onPublish(socket: net.Socket, packet: IPublishPacket): void {
+    const entry: Inflight = { messageId: packet.qos > 0 ? packet.messageId : undefined, settled: false, failed: false };
+    this.queue.push(entry);
+    const topic = packet.topic;
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    this.options.onMessage(topic, payload).then(
+      () => {
+        entry.settled = true;
+        this.flushAcks(socket);
+      },
+      (error: Error) => {
+        // Not stored: drop the connection without acknowledging, so the broker delivers it again.
+        entry.failed = true;
+        this.fail(socket, error);
+      },
+    );
+  }
+
+  /** Acknowledges, in arrival order, every message whose values are committed. */
+  private flushAcks(socket: net.Socket): void {
+    if (socket !== this.socket) return;
+    while (this.queue.length && this.queue[0]?.settled) {
+      const entry = this.queue.shift() as Inflight;
+      if (entry.messageId !== undefined) this.send({ cmd: 'puback', messageId: entry.messageId }, socket);
+    }
+  }
+
+  private fail(socket: net.Socket, error: Error, fatal = false): void {
+    if (socket !== this.socket) return;
+    this.options.onError?.(error);
+    if (fatal && this.connected) {
+      this.connected.reject(error);
+      this.connected = undefined;
+      this.closed = true;
+    }
+    socket.destroy();
+  }
+
+  private onClose(socket: net.Socket): void {
+    if (socket !== this.socket) return;
+    clearInterval(this.pingTimer);
+    this.socket = undefined;
+    if (this.closed) return;
+    const delay = Math.min(5000, 100 * 2 ** this.attempt++);
+    this.retryTimer = setTimeout(() => this.open(), this.attempt === 1 ? 0 : delay);
+  }
+
+  /**
+   * Disconnects. `endSession` asks the broker to forget the session (MQTT 5), for a worker that
+   * leaves for good; otherwise messages published meanwhile wait for it.
+   */
+  async close(options: { endSession?: boolean } = {}): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return;
+    await new Promise<void>((resolve) => {
+      socket.once('close', () => resolve());
+      this.send(
+        {
+          cmd: 'disconnect',
+          ...(this.protocolVersion === 5 && options.endSession ? { properties: { sessionExpiryInterval: 0 } } : {}),
+        },
+        socket,
+      );
+      socket.end();
+      setTimeout(() => socket.destroy(), 1000).unref();
+    });
+  }
+}

@@ -1,0 +1,136 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, page, startTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+let api: Client;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  api = new Client(t.app);
+  await api.login();
+  api.accountId = t.seeded.subAccountIds[0];
+});
+afterAll(() => t.close());
+
+async function xlsx(header: string[], rows: unknown[][]): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('devices');
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+}
+
+function lines(raw: string) {
+  return raw
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('bulk import', () => {
+  it('imports 1,000 devices from XLSX, refusing 3 bad rows with the reason for each', async () => {
+    const header = [
+      'Name',
+      'deviceTypeModelId',
+      'Region',
+      'Serial number',
+      'Sleep time (minutes)',
+      'isActive',
+      'Latitude',
+      'Longitude',
+    ];
+    const rows = Array.from({ length: 1000 }, (_, i) => [
+      `IMPORT-${String(i + 1).padStart(4, '0')}`,
+      'SLC-L2 LoRaWAN controller with metering',
+      'Moda',
+      `IMP-${100000 + i}`,
+      10,
+      'yes',
+      40.98 + i / 100000,
+      29.02,
+    ]);
+    rows[9] = ['', 'SLC-L2 LoRaWAN controller with metering', 'Moda', 'IMP-bad-1', 10, 'yes', 40.98, 29.02]; // no name
+    rows[499] = ['IMPORT-0500', 'No such model', 'Moda', 'IMP-bad-2', 10, 'yes', 40.98, 29.02]; // unknown model
+    rows[998] = [
+      'IMPORT-0999',
+      'SLC-L2 LoRaWAN controller with metering',
+      'Moda',
+      'IMP-bad-3',
+      90,
+      'yes',
+      40.98,
+      29.02,
+    ]; // sleep time
+    const res = await api.call('POST', '/command/api/devices/import', {
+      fileName: 'lights.xlsx',
+      content: await xlsx(header, rows),
+    });
+    expect(res.status).toBe(200);
+    const events = lines(res.raw);
+    const progress = events.filter((e) => e.progress).map((e) => e.progress.done);
+    expect(progress.at(-1)).toBe(1000);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const { report } = events.at(-1);
+    expect(report.total).toBe(1000);
+    expect(report.imported).toBe(997);
+    expect(report.refused).toEqual([
+      { row: 11, errors: { name: 'Name is required' } },
+      { row: 501, errors: { deviceTypeModelId: 'Device model: the selected record does not exist' } },
+      { row: 1000, errors: { sleepTime: 'Sleep time (minutes) must be at most 60' } },
+    ]);
+    const stored = await api.list('devices', { filter: { q: 'IMPORT-' }, pageable: page(1, 1) });
+    expect(stored.body.data.totalElements).toBe(997);
+  }, 120_000);
+
+  it('imports CSV with Turkish headers and refuses unknown columns before writing anything', async () => {
+    const csv = 'Ad,Cihaz modeli,Bölge\nCSV-1,SLC-IP1 IP controller,Caferağa\n';
+    const ok = await api.call('POST', '/command/api/devices/import', {
+      fileName: 'lights.csv',
+      content: Buffer.from(csv).toString('base64'),
+    });
+    expect(lines(ok.raw).at(-1).report).toEqual({ total: 1, imported: 1, refused: [] });
+    const bad = await api.call('POST', '/command/api/devices/import', {
+      fileName: 'lights.csv',
+      content: Buffer.from('Name,Colour of the sky\nX,blue\n').toString('base64'),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.code).toBe('INVALID_FIELD');
+    expect(bad.body.error?.message).toContain('Colour of the sky');
+    const garbage = await api.call('POST', '/command/api/devices/import', {
+      fileName: 'x.xlsx',
+      content: 'bm90IGEgemlw',
+    });
+    expect(garbage.status).toBe(400);
+  });
+});
+
+describe('export', () => {
+  it('exports the filtered list as CSV and XLSX, which read back', async () => {
+    const csv = await api.call('POST', '/query/api/regions/export', { filter: { name: 'Moda' }, format: 'csv' });
+    expect(csv.status).toBe(200);
+    const [head, row] = csv.raw.trim().split('\n');
+    expect(head?.split(',')).toContain('name');
+    expect(row).toContain('Moda');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/query/api/devices/export',
+      headers: {
+        authorization: `Bearer ${api.token}`,
+        'x-account-id': String(api.accountId),
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({
+        filter: { street: 'Moda Caddesi' },
+        selectedColumns: { name: true, devEui: true },
+        format: 'xlsx',
+      }),
+    });
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    expect(sheet?.getRow(1).values).toEqual([undefined, 'id', 'name', 'devEui']);
+    expect(sheet?.rowCount).toBe(26);
+  });
+});
