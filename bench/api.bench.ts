@@ -3,12 +3,67 @@
  * the list API with 32 concurrent connections, against the same query straight through the driver
  * in the same run. PostgreSQL (BENCH_DATABASE_URL, default the local `test` database) and PGlite.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const postgresUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  seconds: number;
+}
+
+/** wrk (C, one process, little CPU) when installed; autocannon otherwise. */
+const hasWrk = (() => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    return (error as { status?: number }).status === 1; // wrk --version exits 1 after printing
+  }
+})();
+const generator = process.env.BENCH_LOAD ?? (hasWrk ? 'wrk' : 'autocannon');
+
+function wrk(o: LoadOptions): Load {
+  const script = join(mkdtempSync(join(tmpdir(), 'lampyr-wrk-')), 'post.lua');
+  const headers = Object.entries(o.headers)
+    .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+    .join('\n');
+  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(o.body)}\n${headers}\n`);
+  const out = execFileSync('wrk', ['-t2', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', script, o.url], {
+    encoding: 'utf8',
+  });
+  const ms = (label: string) => {
+    const m = out.match(new RegExp(`\\s${label}\\s+([\\d.]+)(us|ms|s)`));
+    if (!m) return Number.NaN;
+    const n = Number(m[1]);
+    return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+  };
+  const errors = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  return { requestsPerSecond: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]), p50: ms('50%'), p99: ms('99%'), errors };
+}
+
+async function cannon(o: LoadOptions): Promise<Load> {
+  const result = await autocannon({ url: o.url, method: 'POST', headers: o.headers, body: o.body, connections: o.connections, duration: o.seconds });
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const load = (o: LoadOptions) => (generator === 'wrk' ? Promise.resolve(wrk(o)) : cannon(o));
 
 interface Ready {
   address: string;
@@ -65,7 +120,7 @@ async function run(databaseUrl: string | undefined) {
 }
 
 const fmt = (n: number) => n.toFixed(1).padStart(8);
-console.log(`bench:api — 100,000 rows, page of 20 filtered and sorted, 32 connections, ${seconds} s each\n`);
+console.log(`bench:api — 100,000 rows, page of 20 filtered and sorted, 32 connections, ${seconds} s each (load: ${generator})\n`);
 for (const target of process.env.BENCH_ONLY_PG ? [postgresUrl] : [postgresUrl, undefined]) {
   const r = await run(target);
   console.log(`${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} (${r.total} rows match the filter)`);
