@@ -7,12 +7,14 @@ import { CONSTANTS, catalogue } from '@lampyr/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AccessResolver } from './api/access.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
+import { CommandEvents } from './api/command-events.ts';
 import type { AppContext } from './api/context.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
+import { registerStreamRoutes } from './api/stream-routes.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
 import { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
@@ -20,6 +22,7 @@ import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
 import { localesDir, translator } from './i18n/translate.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { LiveEvents } from './stream/live-events.ts';
 
 export interface AppOptions {
   db: Db;
@@ -29,6 +32,9 @@ export interface AppOptions {
   mailer?: Mailer;
   webDist?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Shared with the ingest: what it stores is streamed, what the API commits reaches devices. */
+  live?: LiveEvents;
+  commands?: CommandEvents;
 }
 
 /** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
@@ -50,6 +56,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     access: new AccessResolver(options.db),
     repositories,
     tables: resourceTables,
+    live: options.live ?? new LiveEvents(),
+    commands: options.commands ?? new CommandEvents((error) => app.log.error(error)),
   };
 
   installErrorHandler(app);
@@ -63,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   registerAuthRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
+  registerStreamRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
@@ -100,7 +109,7 @@ async function registerConsole(app: FastifyInstance, webDist: string | undefined
       scope.addHook('onRoute', (route) => {
         route.config = { ...route.config, access: 'public' };
       });
-      await scope.register(fastifyStatic, { root, wildcard: false, index: false });
+      await scope.register(fastifyStatic, { root, wildcard: true, index: false });
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
