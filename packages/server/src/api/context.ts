@@ -3,7 +3,9 @@ import type { TFunction } from 'i18next';
 import type { Tokens } from '../auth/tokens.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { LiveEvents } from '../stream/live-events.ts';
 import type { AccessResolver, Actor } from './access.ts';
+import type { CommandEvents } from './command-events.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 
 /** Who may call a route: anyone, any signed-in user, or a user acting in an account. */
@@ -12,6 +14,11 @@ export type RouteAccess = 'public' | 'user';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * The token and account may come as `token` and `accountId` query parameters, for clients that
+     * cannot set headers (the browser's EventSource).
+     */
+    credentialsInQuery?: boolean;
   }
   interface FastifyInstance {
     /** Every route with the access it declared, for the test that no route is left unguarded. */
@@ -30,4 +37,8 @@ export interface AppContext {
   access: AccessResolver;
   repositories: Map<string, ResourceRepository>;
   tables: Record<string, PgTable>;
+  /** What the command API committed, for the device side to act on. */
+  commands: CommandEvents;
+  /** Live values and statuses, per account, for the stream. */
+  live: LiveEvents;
 }

@@ -33,10 +33,13 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
     request.t = translator(pickLanguage(request.headers['accept-language']));
     const access = request.routeOptions.config?.access;
     if (access !== 'user') return;
-    const userId = await authenticate(ctx, request);
+    const fromQuery = request.routeOptions.config?.credentialsInQuery
+      ? (request.query as Record<string, unknown> | undefined)
+      : undefined;
+    const userId = await authenticate(ctx, request, fromQuery?.token);
     const accounts = await ctx.access.accountsOf(userId);
     request.actor = { userId, accessibleAccountIds: [...accounts.keys()] };
-    const header = request.headers['x-account-id'];
+    const header = request.headers['x-account-id'] ?? fromQuery?.accountId;
     if (header === undefined || header === '') return;
     const accountId = Number(header);
     if (!Number.isSafeInteger(accountId) || accountId < 1) throw new ApiException('ACCOUNT_FORBIDDEN');
@@ -46,9 +49,13 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
-async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<number> {
+async function authenticate(ctx: AppContext, request: FastifyRequest, queryToken?: unknown): Promise<number> {
   const header = request.headers.authorization;
-  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const token = header?.startsWith('Bearer ')
+    ? header.slice(7).trim()
+    : typeof queryToken === 'string'
+      ? queryToken
+      : undefined;
   const userId = token ? await ctx.tokens.verify(token) : undefined;
   if (!userId) throw new ApiException('UNAUTHENTICATED');
   return userId;

@@ -115,6 +115,7 @@ function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceR
     const actor = authorize(request, resource, 'create');
     const record = await repo.create(actor, body(request), request.t);
     changed();
+    ctx.commands.emit({ resource: resource.name, action: 'create', record, accountId: actor.account?.accountId });
     return reply.status(201).send(ok(record));
   });
 
@@ -122,6 +123,7 @@ function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceR
     const actor = authorize(request, resource, 'update');
     const record = await repo.update(actor, body(request), request.t);
     changed();
+    ctx.commands.emit({ resource: resource.name, action: 'update', record, accountId: actor.account?.accountId });
     return ok(record);
   });
 
@@ -129,6 +131,12 @@ function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceR
     const actor = authorize(request, resource, 'delete');
     const result = await repo.delete(actor, body(request).id, request.t);
     changed();
+    ctx.commands.emit({
+      resource: resource.name,
+      action: 'delete',
+      record: result,
+      accountId: actor.account?.accountId,
+    });
     return ok(result);
   });
 }

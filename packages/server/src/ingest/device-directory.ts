@@ -59,6 +59,17 @@ export class DeviceDirectory {
     });
   }
 
+  /** The ChirpStack application of an account, for devices registered without one. */
+  async applicationOf(accountId: number): Promise<string | undefined> {
+    const rows = await this.db
+      .select({ id: gatewayApplications.chirpstackApplicationId })
+      .from(gatewayApplications)
+      .where(eq(gatewayApplications.accountId, accountId))
+      .orderBy(asc(gatewayApplications.id))
+      .limit(1);
+    return rows[0]?.id ?? undefined;
+  }
+
   /** Where messages that belong to no known account are logged: the first top-level account. */
   systemAccount(): Promise<number | undefined> {
     this.fallbackAccount ??= this.db

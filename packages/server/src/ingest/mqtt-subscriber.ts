@@ -100,15 +100,13 @@ export class MqttSubscriber {
     if (socket !== this.socket) return;
     switch (packet.cmd) {
       case 'connack':
-        return this.onConnack(socket, packet);
+        this.onConnack(socket, packet);
+        return;
       case 'suback': {
         const granted = (packet.granted ?? []) as number[];
         if (granted.some((code) => code >= 0x80)) {
-          return this.fail(
-            socket,
-            new Error(`the broker refused the subscription (codes ${granted.join(', ')})`),
-            true,
-          );
+          this.fail(socket, new Error(`the broker refused the subscription (codes ${granted.join(', ')})`), true);
+          return;
         }
         this.attempt = 0;
         this.connected?.resolve();
@@ -116,7 +114,8 @@ export class MqttSubscriber {
         return;
       }
       case 'publish':
-        return this.onPublish(socket, packet);
+        this.onPublish(socket, packet);
+        return;
       default:
         return;
     }
@@ -130,7 +129,10 @@ export class MqttSubscriber {
       socket.destroy();
       return;
     }
-    if (code !== 0) return this.fail(socket, new Error(`the broker refused the connection (code ${code})`), true);
+    if (code !== 0) {
+      this.fail(socket, new Error(`the broker refused the connection (code ${code})`), true);
+      return;
+    }
     const keepalive = (this.options.keepaliveSeconds ?? 30) * 1000;
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => this.send({ cmd: 'pingreq' }, socket), keepalive / 2);

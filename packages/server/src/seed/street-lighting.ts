@@ -27,6 +27,8 @@ type Tx = Pick<Db, 'insert'>;
 
 /** The ChirpStack application of the fixtures; its uplinks belong to Kadıköy. */
 export const DEMO_APPLICATION_ID = '0b6a4c6e-6f2c-4e3a-9d0b-6a4b8e1f2a11';
+/** The demo gateways' EUIs, as ChirpStack reports them in `rxInfo[].gatewayId`. */
+export const GATEWAY_EUIS = ['a840411b2c3d4e5f', 'a840411b2c3d4e60', 'a840411b2c3d4e61'] as const;
 export const devEuiOf = (n: number) => `70b3d57ed005${n.toString(16).padStart(4, '0')}`;
 export const ipUidOf = (n: number) => `kdk-ip-${String(n).padStart(4, '0')}`;
 
@@ -34,7 +36,7 @@ export const ipUidOf = (n: number) => `kdk-ip-${String(n).padStart(4, '0')}`;
  * A channel layout: code, label, data type, bytes, formula, unit, limits, writable. The order is the
  * order in the payload (`mqttPackageOrder`). `SLC-L1` is the layout of the ChirpStack fixtures.
  */
-type Channel = [
+export type Channel = [
   code: string,
   label: string,
   type: string,
@@ -53,7 +55,8 @@ const CURRENT: Channel = ['current', 'Current', 'uint16', 2, 'x * k', 'A', 0, 2,
 const ENERGY: Channel = ['energy', 'Energy', 'uint32', 4, 'x * k', 'kWh', 0, 1_000_000, false];
 const LUX: Channel = ['lux', 'Ambient light', 'uint16', 2, 'x', 'lx', 0, 100_000, false];
 const TEMPERATURE: Channel = ['temperature', 'Temperature', 'int16', 2, 'x', '°C', -40, 85, false];
-const SCALE: Record<string, string> = { voltage: 'k=0.1', current: 'k=0.001', energy: 'k=0.01' };
+/** The constants of the scaled channels' formulas (`variables`), shared with the simulator. */
+export const SCALE: Record<string, string> = { voltage: 'k=0.1', current: 'k=0.001', energy: 'k=0.01' };
 
 export const LAYOUTS = {
   l1: [LAMP, DIM, POWER, ENERGY, TEMPERATURE],
@@ -327,7 +330,7 @@ export async function seedStreetLighting(
       {
         accountId,
         name: 'GW Kadıköy Çarşı',
-        devEui: 'a840411b2c3d4e5f',
+        devEui: GATEWAY_EUIS[0],
         gatewayCode: 'GW-001',
         statsInterval: 30,
         latitude: 40.9881,
@@ -337,7 +340,7 @@ export async function seedStreetLighting(
       {
         accountId,
         name: 'GW Moda Burnu',
-        devEui: 'a840411b2c3d4e60',
+        devEui: GATEWAY_EUIS[1],
         gatewayCode: 'GW-002',
         statsInterval: 30,
         latitude: 40.9794,
@@ -347,7 +350,7 @@ export async function seedStreetLighting(
       {
         accountId,
         name: 'GW Bahariye',
-        devEui: 'a840411b2c3d4e61',
+        devEui: GATEWAY_EUIS[2],
         gatewayCode: 'GW-003',
         statsInterval: 30,
         latitude: 40.9858,

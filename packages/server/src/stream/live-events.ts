@@ -13,7 +13,14 @@ export type LiveEvent =
       status: string;
       dateTime: string;
     }
-  | { type: 'status'; deviceId: number; status: 'online' | 'offline'; dateTime: string; rssi: number | null; snr: number | null }
+  | {
+      type: 'status';
+      deviceId: number;
+      status: 'online' | 'offline';
+      dateTime: string;
+      rssi: number | null;
+      snr: number | null;
+    }
   | {
       type: 'write';
       id: number;

@@ -1,0 +1,83 @@
+import mqtt from 'mqtt';
+import type { CommandEvents } from '../api/command-events.ts';
+import type { Db } from '../db/connect.ts';
+import type { LiveEvents } from '../stream/live-events.ts';
+import { BatchWriter } from './batch-writer.ts';
+import { DeviceDirectory } from './device-directory.ts';
+import { DownlinkSender } from './downlink-sender.ts';
+import { MqttSubscriber } from './mqtt-subscriber.ts';
+import { INGEST_TOPICS, UplinkHandler } from './uplink-handler.ts';
+
+export interface IngestOptions {
+  db: Db;
+  databaseKind: 'pglite' | 'postgres';
+  url: string;
+  username?: string;
+  password?: string;
+  clientId: string;
+  shareGroup: string;
+  live: LiveEvents;
+  commands: CommandEvents;
+  downlinkTimeoutMs: number;
+  log: { error(error: unknown, message?: string): void; warn(message: string): void };
+}
+
+export interface Ingest {
+  writer: BatchWriter;
+  directory: DeviceDirectory;
+  downlinks: DownlinkSender;
+  /** `endSession` drops the broker-side session (tests, a worker leaving for good). */
+  close(options?: { endSession?: boolean }): Promise<void>;
+}
+
+/** MQTT in, decoded and stored; channel writes out. One per process; workers share the subscription. */
+export async function startIngest(options: IngestOptions): Promise<Ingest> {
+  const { db, live } = options;
+  const directory = new DeviceDirectory(db);
+  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 3 : 1 });
+  const handler = new UplinkHandler(directory);
+  const onError = (error: unknown) => options.log.error(error, 'ingest');
+
+  const subscriber = new MqttSubscriber({
+    url: options.url,
+    clientId: options.clientId,
+    username: options.username,
+    password: options.password,
+    topics: INGEST_TOPICS,
+    shareGroup: options.shareGroup,
+    onMessage: async (topic, payload) => writer.submit(await handler.handle(topic, payload)),
+    onError,
+  });
+  const publisher = mqtt.connect(options.url, {
+    clientId: `${options.clientId}-down-${process.pid}`,
+    username: options.username,
+    password: options.password,
+    clean: true,
+    reconnectPeriod: 1000,
+    protocolVersion: 4,
+  });
+  publisher.on('error', onError);
+  await Promise.all([
+    subscriber.start(),
+    new Promise<void>((resolve, reject) => {
+      publisher.once('connect', () => resolve());
+      publisher.once('error', reject);
+    }),
+  ]);
+  const downlinks = new DownlinkSender(db, directory, publisher, live, {
+    timeoutMs: options.downlinkTimeoutMs,
+    onError,
+  });
+  const stopDownlinks = downlinks.start(options.commands);
+  return {
+    writer,
+    directory,
+    downlinks,
+    async close(closeOptions) {
+      stopDownlinks();
+      await subscriber.close(closeOptions);
+      await writer.drain();
+      await publisher.endAsync();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+
+/** What ChirpStack v4's MQTT integration says about the application and device (fixtures' shape). */
+export interface DeviceInfo {
+  tenantId: string;
+  tenantName: string;
+  applicationId: string;
+  applicationName: string;
+  deviceProfileId: string;
+  deviceProfileName: string;
+  deviceName: string;
+  devEui: string;
+  tags: Record<string, string>;
+}
+
+export const DEMO_TENANT = {
+  tenantId: '52f14cd4-c6f1-4fbd-8f87-4025e1d49242',
+  tenantName: 'Kadikoy Municipality',
+  applicationName: 'street-lighting',
+  deviceProfileId: '6e2d0a6f-2c1b-4f7e-8a0e-1d2c3b4a5f60',
+  deviceProfileName: 'SLC-LoRa-EU868-ClassC',
+};
+
+export interface Reception {
+  gatewayId: string;
+  rssi: number;
+  snr: number;
+}
+
+/** `event/up`, as ChirpStack publishes it (see shared/fixtures/chirpstack-v4/up.json). */
+export function upEvent(input: {
+  deviceInfo: DeviceInfo;
+  devAddr: string;
+  fCnt: number;
+  data: Buffer;
+  receptions: Reception[];
+  time: Date;
+}) {
+  const time = input.time.toISOString();
+  return {
+    deduplicationId: randomUUID(),
+    time,
+    deviceInfo: input.deviceInfo,
+    devAddr: input.devAddr,
+    adr: true,
+    dr: 3,
+    fCnt: input.fCnt,
+    fPort: 10,
+    confirmed: false,
+    data: input.data.toString('base64'),
+    rxInfo: input.receptions.map((rx, i) => ({
+      gatewayId: rx.gatewayId,
+      uplinkId: Math.floor(Math.random() * 2 ** 32),
+      gwTime: time,
+      nsTime: time,
+      rssi: rx.rssi,
+      snr: rx.snr,
+      channel: 3,
+      rfChain: 0,
+      context: Buffer.from([i, 0, 0, 0]).toString('base64'),
+      crcStatus: 'CRC_OK',
+    })),
+    txInfo: {
+      frequency: 867_500_000,
+      modulation: { lora: { bandwidth: 125_000, spreadingFactor: 9, codeRate: 'CR_4_5' } },
+    },
+  };
+}
+
+/** `event/txack`: a gateway transmitted the downlink. */
+export function txackEvent(deviceInfo: DeviceInfo, queueItemId: string, fCntDown: number, gatewayId: string) {
+  return {
+    downlinkId: Math.floor(Math.random() * 2 ** 32),
+    time: new Date().toISOString(),
+    deviceInfo,
+    queueItemId,
+    fCntDown,
+    gatewayId,
+    txInfo: {
+      frequency: 869_525_000,
+      power: 27,
+      modulation: {
+        lora: { bandwidth: 125_000, spreadingFactor: 12, codeRate: 'CR_4_5', polarizationInversion: true },
+      },
+      timing: { immediately: {} },
+    },
+  };
+}
+
+/** `event/ack`: the device acknowledged (or not) a confirmed downlink. */
+export function ackEvent(deviceInfo: DeviceInfo, queueItemId: string, fCntDown: number, acknowledged: boolean) {
+  return {
+    deduplicationId: randomUUID(),
+    time: new Date().toISOString(),
+    deviceInfo,
+    queueItemId,
+    acknowledged,
+    fCntDown,
+  };
+}

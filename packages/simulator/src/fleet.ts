@@ -1,0 +1,233 @@
+import {
+  type Channel,
+  DEMO_APPLICATION_ID,
+  devEuiOf,
+  GATEWAY_EUIS,
+  ipUidOf,
+  LAYOUTS,
+} from '@lampyr/server/seed/street-lighting';
+import mqtt, { type MqttClient } from 'mqtt';
+import { ackEvent, DEMO_TENANT, type DeviceInfo, txackEvent, upEvent } from './chirpstack-messages.ts';
+import { decodeDownlink, encodeUplink } from './payload-codec.ts';
+import { type Fault, StreetLight } from './street-light.ts';
+
+export type { Fault } from './street-light.ts';
+
+export interface FleetOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  /** LoRaWAN lights, numbered as the seed numbers them (1 … n). */
+  lights: number;
+  ipDevices: number;
+  reportingPeriodMs: number;
+  /** Chance per report that a device falls silent for a few periods (node loss). */
+  silenceChance?: number;
+  applicationId?: string;
+  seed?: number;
+  log?: (line: string) => void;
+}
+
+interface SimulatedDevice {
+  light: StreetLight;
+  kind: 'lorawan' | 'ip';
+  deviceInfo?: DeviceInfo;
+  devAddr?: string;
+  timer?: NodeJS.Timeout;
+}
+
+/** A small deterministic PRNG, so a fleet started with a seed behaves the same every time. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * Street-light controllers behind ChirpStack (one MQTT connection, as ChirpStack's integration has)
+ * and IP controllers speaking Lampyr's JSON. Each reports every period, obeys on/off/dim, answers
+ * commands, falls silent now and then, and can be told to fail.
+ */
+export class Fleet {
+  readonly devices = new Map<string, SimulatedDevice>();
+  private client?: MqttClient;
+  private readonly random: () => number;
+  private readonly applicationId: string;
+  private stopped = false;
+
+  constructor(private readonly options: FleetOptions) {
+    this.random = mulberry32(options.seed ?? Date.now());
+    this.applicationId = options.applicationId ?? DEMO_APPLICATION_ID;
+    for (let n = 1; n <= options.lights; n++) {
+      const devEui = devEuiOf(n);
+      const layout: readonly Channel[] = n <= 10 ? LAYOUTS.l1 : LAYOUTS.l2;
+      this.devices.set(devEui, {
+        kind: 'lorawan',
+        light: new StreetLight(devEui, layout, this.random),
+        devAddr: (0x01fa0000 + n).toString(16).padStart(8, '0'),
+        deviceInfo: {
+          ...DEMO_TENANT,
+          applicationId: this.applicationId,
+          deviceName: `KDK-SLC-${String(n).padStart(4, '0')}`,
+          devEui,
+          tags: { region: n <= 100 ? 'caferaga' : 'moda' },
+        },
+      });
+    }
+    for (let n = 1; n <= options.ipDevices; n++) {
+      const uid = ipUidOf(n);
+      this.devices.set(uid, { kind: 'ip', light: new StreetLight(uid, LAYOUTS.l2, this.random) });
+    }
+  }
+
+  async start(): Promise<void> {
+    const client = mqtt.connect(this.options.url, {
+      clientId: `lampyr-simulator-${process.pid}-${Math.floor(this.random() * 1e6)}`,
+      username: this.options.username,
+      password: this.options.password,
+      clean: true,
+      reconnectPeriod: 2000,
+      protocolVersion: 4,
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => this.onCommand(topic, payload));
+    client.on('error', (error) => this.options.log?.(`simulator: ${error.message}`));
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
+    await client.subscribeAsync(
+      [`application/${this.applicationId}/device/+/command/down`, 'lampyr/+/down', 'simulator/fault'],
+      { qos: 1 },
+    );
+    // Spread the first reports over one period, as real devices powered on at different times.
+    for (const device of this.devices.values()) {
+      const first = this.random() * this.options.reportingPeriodMs;
+      device.timer = setTimeout(() => this.tick(device), first);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const device of this.devices.values()) clearTimeout(device.timer);
+    await this.client?.endAsync();
+  }
+
+  /** Makes a device fail (or recover with `fault: undefined`). */
+  injectFault(id: string, fault: Fault | undefined): boolean {
+    const device = this.devices.get(id);
+    if (!device) return false;
+    if (fault) device.light.faults.add(fault);
+    else device.light.faults.clear();
+    return true;
+  }
+
+  private tick(device: SimulatedDevice): void {
+    if (this.stopped) return;
+    device.timer = setTimeout(() => this.tick(device), this.options.reportingPeriodMs);
+    const light = device.light;
+    if (light.silentFor > 0) {
+      light.silentFor--;
+      return;
+    }
+    if (this.random() < (this.options.silenceChance ?? 0.01)) {
+      light.silentFor = 2 + Math.floor(this.random() * 4);
+      return;
+    }
+    this.report(device);
+  }
+
+  report(device: SimulatedDevice): void {
+    const values = device.light.read();
+    if (device.kind === 'ip') {
+      const message = { ts: new Date().toISOString(), values };
+      this.publish(`lampyr/${device.light.id}/up`, message);
+      return;
+    }
+    const light = device.light;
+    light.fCnt++;
+    const n = Number.parseInt(light.id.slice(-4), 16);
+    const primary = GATEWAY_EUIS[n % GATEWAY_EUIS.length] as string;
+    const secondary = GATEWAY_EUIS[(n + 1) % GATEWAY_EUIS.length] as string;
+    const receptions = [
+      {
+        gatewayId: primary,
+        rssi: Math.round(-85 - this.random() * 20),
+        snr: Math.round((4 + this.random() * 6) * 4) / 4,
+      },
+      ...(this.random() < 0.5
+        ? [
+            {
+              gatewayId: secondary,
+              rssi: Math.round(-108 - this.random() * 10),
+              snr: Math.round((-6 + this.random() * 5) * 4) / 4,
+            },
+          ]
+        : []),
+    ];
+    const message = upEvent({
+      deviceInfo: device.deviceInfo as DeviceInfo,
+      devAddr: device.devAddr as string,
+      fCnt: light.fCnt,
+      data: encodeUplink(light.layout, values),
+      receptions,
+      time: new Date(),
+    });
+    this.publish(`application/${this.applicationId}/device/${light.id}/event/up`, message);
+  }
+
+  private publish(topic: string, message: unknown): void {
+    this.client?.publish(topic, JSON.stringify(message), { qos: 1 });
+  }
+
+  private onCommand(topic: string, payload: Buffer): void {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    const parts = topic.split('/');
+    if (topic === 'simulator/fault') {
+      const fault = message.fault === 'no_power' || message.fault === 'over_voltage' ? message.fault : undefined;
+      this.injectFault(String(message.device), fault);
+      return;
+    }
+    if (parts[0] === 'lampyr') {
+      this.onLampyrDown(parts[1] as string, message);
+      return;
+    }
+    const device = this.devices.get(String(parts[3]).toLowerCase());
+    if (!device?.deviceInfo || typeof message.data !== 'string' || typeof message.id !== 'string') return;
+    const light = device.light;
+    const command = decodeDownlink(light.layout, Buffer.from(message.data, 'base64'));
+    const applied = command ? light.apply(command.code, command.value) : false;
+    light.fCntDown++;
+    const base = `application/${this.applicationId}/device/${light.id}/event`;
+    this.publish(`${base}/txack`, txackEvent(device.deviceInfo, message.id, light.fCntDown, GATEWAY_EUIS[0]));
+    if (message.confirmed !== false) {
+      this.publish(`${base}/ack`, ackEvent(device.deviceInfo, message.id, light.fCntDown, applied));
+    }
+    // Class C lights report their new state right away.
+    if (applied) setTimeout(() => this.report(device), 200);
+  }
+
+  private onLampyrDown(uid: string, message: Record<string, unknown>): void {
+    const device = this.devices.get(uid);
+    if (!device || typeof message.values !== 'object' || message.values === null) return;
+    const failures = Object.entries(message.values as Record<string, unknown>).filter(
+      ([code, value]) => typeof value !== 'number' || !device.light.apply(code, value),
+    );
+    this.publish(`lampyr/${uid}/ack`, {
+      id: message.id,
+      ok: failures.length === 0,
+      message: failures.length ? `cannot write ${failures.map(([code]) => code).join(', ')}` : null,
+    });
+    setTimeout(() => this.report(device), 200);
+  }
+}

@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { type Fault, Fleet } from './fleet.ts';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883' },
+    username: { type: 'string', default: process.env.MQTT_USERNAME },
+    password: { type: 'string', default: process.env.MQTT_PASSWORD },
+    devices: { type: 'string', default: '200' },
+    ip: { type: 'string', default: '5' },
+    period: { type: 'string', default: '20' },
+    silence: { type: 'string', default: '0.01' },
+    /** `<devEui or uid>:no_power|over_voltage`, repeatable. */
+    fault: { type: 'string', multiple: true, default: [] },
+    seed: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(`Lampyr simulator: street lights over ChirpStack v4 MQTT and IP lights in Lampyr JSON.
+  --url mqtt://host:1883   broker (MQTT_URL)
+  --username/--password    broker credentials (MQTT_USERNAME/MQTT_PASSWORD)
+  --devices 200            LoRaWAN lights (DevEUI 70b3d57ed005 + 0001…)
+  --ip 5                   IP lights (kdk-ip-0001…)
+  --period 20              seconds between reports
+  --silence 0.01           chance per report of falling silent for a few periods
+  --fault <id>:<kind>      no_power or over_voltage; also at run time on topic simulator/fault
+`);
+  process.exit(0);
+}
+
+const fleet = new Fleet({
+  url: values.url,
+  username: values.username,
+  password: values.password,
+  lights: Number(values.devices),
+  ipDevices: Number(values.ip),
+  reportingPeriodMs: Number(values.period) * 1000,
+  silenceChance: Number(values.silence),
+  ...(values.seed ? { seed: Number(values.seed) } : {}),
+  log: (line) => process.stderr.write(`${line}\n`),
+});
+for (const spec of values.fault) {
+  const [id, kind] = spec.split(':');
+  if (!id || (kind !== 'no_power' && kind !== 'over_voltage') || !fleet.injectFault(id, kind as Fault)) {
+    process.stderr.write(`unknown fault ${spec}\n`);
+    process.exit(2);
+  }
+}
+await fleet.start();
+process.stdout.write(`Simulating ${fleet.devices.size} street lights against ${values.url}\n`);
+const stop = async () => {
+  await fleet.stop();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
