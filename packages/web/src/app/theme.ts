@@ -6,12 +6,34 @@ export type ThemeMode = 'light' | 'dark';
 /**
  * The console's theme: the only place the SPEC's three colours appear. Components read them back
  * as tokens (the side menu through the Layout and Menu component tokens).
+ *
+ * The primary green stays the brand token. White text on it, or it as text on white, reaches only
+ * 3.4:1, below WCAG AA; so surfaces that carry text (buttons, links, the selected menu item,
+ * pagination) use shades antd derives from that same green: the darker one under white text, and
+ * as text the darker one in light mode and the lighter one in dark mode.
  */
 export function themeConfig(mode: ThemeMode): ThemeConfig {
+  const algorithm = mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm;
   const menuBg = mode === 'dark' ? CONSTANTS.colors.menuDark : CONSTANTS.colors.menuLight;
+  const derived = theme.getDesignToken({ algorithm, token: { colorPrimary: CONSTANTS.colors.primary } });
+  const fill = derived.colorPrimaryActive;
+  // Hover and press shades of the fill itself, so white text stays readable in every state.
+  const fillStates = theme.getDesignToken({ token: { colorPrimary: fill } });
+  const text = mode === 'dark' ? derived.colorPrimaryHover : derived.colorPrimaryActive;
   return {
-    algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-    token: { colorPrimary: CONSTANTS.colors.primary, colorLink: CONSTANTS.colors.primary },
+    algorithm,
+    token: {
+      colorPrimary: CONSTANTS.colors.primary,
+      colorLink: text,
+      colorLinkHover: derived.colorPrimaryHover,
+      colorLinkActive: text,
+      colorPrimaryText: text,
+      colorPrimaryTextActive: text,
+      // Secondary text (counts, hints, empty states) at antd's default 45% alpha misses AA,
+      // and so does the default red of error messages: the next shade of each is used.
+      colorTextDescription: derived.colorTextSecondary,
+      colorError: mode === 'dark' ? derived.colorErrorHover : derived.colorErrorActive,
+    },
     components: {
       Layout: {
         siderBg: menuBg,
@@ -23,7 +45,17 @@ export function themeConfig(mode: ThemeMode): ThemeConfig {
         darkItemBg: menuBg,
         darkSubMenuItemBg: menuBg,
         darkPopupBg: menuBg,
+        darkItemSelectedBg: fill,
       },
+      Button: {
+        colorPrimary: fill,
+        colorPrimaryHover: derived.colorPrimary,
+        colorPrimaryActive: fill,
+        colorLink: text,
+      },
+      Pagination: { colorPrimary: text, colorPrimaryHover: text },
+      Steps: { colorPrimary: fill },
+      Switch: { colorPrimary: fill, colorPrimaryHover: fillStates.colorPrimaryHover },
     },
   };
 }

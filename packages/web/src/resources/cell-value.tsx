@@ -1,3 +1,4 @@
+import { CheckCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
 import type { FieldDef } from '@lampyr/contract';
 import { Flex, Tag, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
@@ -29,7 +30,17 @@ export function CellValue({
   const kind = def?.kind ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'text');
   switch (kind) {
     case 'boolean':
-      return value ? <Tag color="success">{t('value.yes')}</Tag> : <Tag>{t('value.no')}</Tag>;
+      return value ? (
+        <Flex align="center" gap={token.marginXXS}>
+          <CheckCircleFilled style={{ color: token.colorSuccess }} aria-hidden />
+          {t('value.yes')}
+        </Flex>
+      ) : (
+        <Flex align="center" gap={token.marginXXS}>
+          <MinusCircleOutlined style={{ color: token.colorTextTertiary }} aria-hidden />
+          {t('value.no')}
+        </Flex>
+      );
     case 'enum':
       return <Tag>{labels.option(name, String(value))}</Tag>;
     case 'reference':

@@ -24,13 +24,8 @@ export function fieldInput(name: string, def: FieldDef, labels: ResourceLabels, 
     case 'integer':
     case 'number':
       return (
-        <InputNumber
-          {...common}
-          min={def.min}
-          max={def.max}
-          precision={def.kind === 'integer' ? 0 : undefined}
-          style={{ width: '100%' }}
-        />
+        // No min/max here: a silently clamped number would hide the catalogue's message.
+        <InputNumber {...common} precision={def.kind === 'integer' ? 0 : undefined} style={{ width: '100%' }} />
       );
     case 'boolean':
       return <Switch {...common} />;

@@ -1,6 +1,20 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { type Condition, getResource } from '@lampyr/contract';
-import { App, Button, Card, Empty, Flex, Input, Popconfirm, Result, Space, Table, Typography, theme } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Input,
+  Popconfirm,
+  Result,
+  Space,
+  Table,
+  Typography,
+  theme,
+} from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -206,14 +220,22 @@ export default function ResourcePage({ resource: name }: { resource: string }) {
       </Flex>
 
       {accountMissing && (
-        <Typography.Paragraph type="warning" role="status">
-          {t('resource.noAccount')}
-        </Typography.Paragraph>
+        <Alert
+          type="warning"
+          showIcon
+          role="status"
+          title={t('resource.noAccount')}
+          style={{ marginBottom: token.margin }}
+        />
       )}
       {list.isError && list.data && (
-        <Typography.Paragraph type="danger" role="alert">
-          {errorMessage(list.error, t)}
-        </Typography.Paragraph>
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={errorMessage(list.error, t)}
+          style={{ marginBottom: token.margin }}
+        />
       )}
 
       {failed ? (
@@ -241,7 +263,9 @@ export default function ResourcePage({ resource: name }: { resource: string }) {
           loading={list.isFetching}
           scroll={{ x: 'max-content' }}
           locale={{
-            emptyText: (
+            emptyText: list.isPending ? (
+              <span />
+            ) : (
               <Empty
                 description={
                   anyFilter ? t('resource.noMatch') : t('resource.empty', { title: labels.title.toLocaleLowerCase() })

@@ -21,7 +21,12 @@ export function LanguageMenu() {
         onClick: ({ key }) => void changeLanguage(key as Language),
       }}
     >
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('language.choose')} data-testid="language-menu">
+      <Button
+        type="text"
+        icon={<GlobalOutlined />}
+        aria-label={t('language.current', { code: current.toUpperCase() })}
+        data-testid="language-menu"
+      >
         {current.toUpperCase()}
       </Button>
     </Dropdown>

@@ -68,7 +68,10 @@ export default function LoginPage() {
         </Form.Item>
       </Form>
       <p style={{ margin: 0 }}>
-        {t('auth.login.noAccount')} <Link to="/register">{t('auth.login.register')}</Link>
+        {t('auth.login.noAccount')}{' '}
+        <Link to="/register" style={{ textDecoration: 'underline' }}>
+          {t('auth.login.register')}
+        </Link>
       </p>
       {forgotOpen && (
         <Suspense fallback={null}>

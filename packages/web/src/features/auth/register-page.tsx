@@ -82,7 +82,10 @@ export default function RegisterPage() {
         </Form.Item>
       </Form>
       <Typography.Text>
-        {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.signIn')}</Link>
+        {t('auth.register.haveAccount')}{' '}
+        <Link to="/login" style={{ textDecoration: 'underline' }}>
+          {t('auth.register.signIn')}
+        </Link>
       </Typography.Text>
     </AuthFrame>
   );
