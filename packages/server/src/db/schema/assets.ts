@@ -7,17 +7,10 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { recordColumns, refColumn } from './columns.ts';
-import { accounts, regions } from './system.ts';
-
-const accountColumn = () =>
-  refColumn()
-    .notNull()
-    .references(() => accounts.id);
-const at = () => timestamp({ withTimezone: true, mode: 'date' });
+import { at, recordColumns, refColumn } from './columns.ts';
+import { accountColumn, regions } from './system.ts';
 
 export const deviceTopologyTypes = pgTable('device_topology_types', {
   ...recordColumns(),

@@ -9,3 +9,6 @@ export const recordColumns = () => ({
 
 /** A reference column, stored as bigint and sent as a JSON number. */
 export const refColumn = () => bigint({ mode: 'number' });
+
+/** A point in time, with its time zone. */
+export const at = () => timestamp({ withTimezone: true, mode: 'date' });

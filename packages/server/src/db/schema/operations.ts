@@ -1,24 +1,8 @@
-import {
-  boolean,
-  date,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  time,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, time } from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
-import { recordColumns, refColumn } from './columns.ts';
-import { accounts, regions } from './system.ts';
+import { at, recordColumns, refColumn } from './columns.ts';
+import { accountColumn, regions } from './system.ts';
 
-const accountColumn = () =>
-  refColumn()
-    .notNull()
-    .references(() => accounts.id);
-const at = () => timestamp({ withTimezone: true, mode: 'date' });
 const scoped = () => ({ ...recordColumns(), accountId: accountColumn() });
 
 // ─── alerts and alarms ────────────────────────────────────────────────────────

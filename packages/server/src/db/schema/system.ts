@@ -35,6 +35,13 @@ export const accounts = pgTable(
   (t) => [index().on(t.accountId)],
 );
 
+/** The owning account of an account-scoped record. */
+export function accountColumn() {
+  return refColumn()
+    .notNull()
+    .references(() => accounts.id);
+}
+
 export const roles = pgTable('roles', {
   ...recordColumns(),
   name: text().notNull().unique(),
@@ -61,9 +68,7 @@ export const usersRoles = pgTable(
   'users_roles',
   {
     ...recordColumns(),
-    accountId: refColumn()
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountColumn(),
     userId: refColumn()
       .notNull()
       .references(() => users.id),
@@ -108,27 +113,30 @@ export const cities = pgTable(
   (t) => [index().on(t.stateId)],
 );
 
+/** Where a record is: its city, state and country. */
+const placeColumns = () => ({
+  cityId: refColumn()
+    .notNull()
+    .references(() => cities.id),
+  stateId: refColumn()
+    .notNull()
+    .references(() => states.id),
+  countryId: refColumn()
+    .notNull()
+    .references(() => countries.id),
+});
+
 export const addresses = pgTable(
   'addresses',
   {
     ...recordColumns(),
-    accountId: refColumn()
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountColumn(),
     name: text().notNull(),
     address: text().notNull(),
     street: text(),
     neighbourhood: text(),
     postalCode: text(),
-    cityId: refColumn()
-      .notNull()
-      .references(() => cities.id),
-    stateId: refColumn()
-      .notNull()
-      .references(() => states.id),
-    countryId: refColumn()
-      .notNull()
-      .references(() => countries.id),
+    ...placeColumns(),
   },
   (t) => [
     index().on(t.accountId, t.cityId, t.name),
@@ -141,22 +149,12 @@ export const regions = pgTable(
   'regions',
   {
     ...recordColumns(),
-    accountId: refColumn()
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountColumn(),
     name: text().notNull(),
     district: text(),
     districtLatitude: doublePrecision(),
     districtLongitude: doublePrecision(),
-    cityId: refColumn()
-      .notNull()
-      .references(() => cities.id),
-    stateId: refColumn()
-      .notNull()
-      .references(() => states.id),
-    countryId: refColumn()
-      .notNull()
-      .references(() => countries.id),
+    ...placeColumns(),
     address: text(),
     notes: text(),
   },
@@ -170,15 +168,7 @@ export const sunsetSunrises = pgTable(
     date: date({ mode: 'string' }).notNull(),
     sunrise: time().notNull(),
     sunset: time().notNull(),
-    cityId: refColumn()
-      .notNull()
-      .references(() => cities.id),
-    stateId: refColumn()
-      .notNull()
-      .references(() => states.id),
-    countryId: refColumn()
-      .notNull()
-      .references(() => countries.id),
+    ...placeColumns(),
   },
   (t) => [uniqueIndex().on(t.cityId, t.date)],
 );
@@ -187,9 +177,7 @@ export const systemLogSettings = pgTable(
   'system_log_settings',
   {
     ...recordColumns(),
-    accountId: refColumn()
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountColumn(),
     name: text().notNull(),
     level: text().notNull(),
     retentionDays: integer().notNull(),
