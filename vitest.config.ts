@@ -17,12 +17,16 @@ const serverProject = (name: string, env: Record<string, string>) => ({
 });
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
+// Ingest tests pair the embedded broker with PGlite, and the real broker (when given) with PostgreSQL.
+const mqttUrl = process.env.TEST_MQTT_URL;
 
 export default defineConfig({
   test: {
     projects: [
-      serverProject('server:pglite', { LAMPYR_TEST_DB: 'pglite' }),
-      ...(databaseUrl ? [serverProject('server:postgres', { LAMPYR_TEST_DB: databaseUrl })] : []),
+      serverProject('server:pglite', { LAMPYR_TEST_DB: 'pglite', LAMPYR_TEST_MQTT: 'aedes' }),
+      ...(databaseUrl
+        ? [serverProject('server:postgres', { LAMPYR_TEST_DB: databaseUrl, LAMPYR_TEST_MQTT: mqttUrl ?? 'aedes' })]
+        : []),
       'packages/web/vitest.config.ts',
     ],
   },

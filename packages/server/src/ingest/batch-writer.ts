@@ -59,6 +59,8 @@ export interface WriterOptions {
   maxReadings?: number;
 }
 
+/** One array parameter (drizzle would otherwise spread a JavaScript array into a parameter list). */
+const list = (values: unknown[]) => sql.param(values);
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 const monthKey = (d: Date) => `${d.getUTCFullYear()}-${d.getUTCMonth()}`;
 
@@ -162,17 +164,17 @@ export class BatchWriter {
           INSERT INTO channel_read_values
             (account_id, device_id, device_channel_template_id, value, date_time, status, frame_key)
           SELECT * FROM unnest(
-            ${readings.map((r) => r.accountId)}::bigint[], ${readings.map((r) => r.deviceId)}::bigint[],
-            ${readings.map((r) => r.templateId)}::bigint[], ${readings.map((r) => r.value)}::float8[],
-            ${readings.map((r) => r.dateTime.toISOString())}::timestamptz[], ${readings.map((r) => r.status)}::text[],
-            ${readings.map((r) => r.frameKey)}::text[])
+            ${list(readings.map((r) => r.accountId))}::bigint[], ${list(readings.map((r) => r.deviceId))}::bigint[],
+            ${list(readings.map((r) => r.templateId))}::bigint[], ${list(readings.map((r) => r.value))}::float8[],
+            ${list(readings.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(readings.map((r) => r.status))}::text[],
+            ${list(readings.map((r) => r.frameKey))}::text[])
           ON CONFLICT DO NOTHING`);
         await tx.execute(sql`
           INSERT INTO channel_values (account_id, device_id, device_channel_template_id, value, date_time, status)
           SELECT * FROM unnest(
-            ${latestRows.map((r) => r.accountId)}::bigint[], ${latestRows.map((r) => r.deviceId)}::bigint[],
-            ${latestRows.map((r) => r.templateId)}::bigint[], ${latestRows.map((r) => r.value)}::float8[],
-            ${latestRows.map((r) => r.dateTime.toISOString())}::timestamptz[], ${latestRows.map((r) => r.status)}::text[])
+            ${list(latestRows.map((r) => r.accountId))}::bigint[], ${list(latestRows.map((r) => r.deviceId))}::bigint[],
+            ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.value))}::float8[],
+            ${list(latestRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(latestRows.map((r) => r.status))}::text[])
           ON CONFLICT (device_id, device_channel_template_id) DO UPDATE
             SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
             WHERE channel_values.date_time < excluded.date_time`);
@@ -181,9 +183,9 @@ export class BatchWriter {
         await tx.execute(sql`
           INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
           SELECT a, d, 'online', t, r, s FROM unnest(
-            ${seenRows.map((r) => r.accountId)}::bigint[], ${seenRows.map((r) => r.deviceId)}::bigint[],
-            ${seenRows.map((r) => r.dateTime.toISOString())}::timestamptz[], ${seenRows.map((r) => r.rssi)}::float8[],
-            ${seenRows.map((r) => r.snr)}::float8[]) AS u(a, d, t, r, s)
+            ${list(seenRows.map((r) => r.accountId))}::bigint[], ${list(seenRows.map((r) => r.deviceId))}::bigint[],
+            ${list(seenRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(seenRows.map((r) => r.rssi))}::float8[],
+            ${list(seenRows.map((r) => r.snr))}::float8[]) AS u(a, d, t, r, s)
           ON CONFLICT (device_id) DO UPDATE
             SET status = 'online', date_time = excluded.date_time, updated_at = now(),
                 rssi = coalesce(excluded.rssi, device_connection_status.rssi),
@@ -194,9 +196,9 @@ export class BatchWriter {
         await tx.execute(sql`
           INSERT INTO data_logs (account_id, topic, device_uid, reason, payload)
           SELECT * FROM unnest(
-            ${logs.map((l) => l.accountId)}::bigint[], ${logs.map((l) => l.topic)}::text[],
-            ${logs.map((l) => l.deviceUid)}::text[], ${logs.map((l) => l.reason)}::text[],
-            ${logs.map((l) => l.payload)}::text[])`);
+            ${list(logs.map((l) => l.accountId))}::bigint[], ${list(logs.map((l) => l.topic))}::text[],
+            ${list(logs.map((l) => l.deviceUid))}::text[], ${list(logs.map((l) => l.reason))}::text[],
+            ${list(logs.map((l) => l.payload))}::text[])`);
       }
       const changed: Record<string, unknown>[] = [];
       for (const answer of answers) {

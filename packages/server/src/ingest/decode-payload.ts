@@ -143,6 +143,8 @@ export function decodePayload(channels: readonly CompiledChannel[], payload: Uin
     if (!Number.isFinite(value)) {
       return { ok: false, reason: 'formula_error', detail: `${channel.template.channelCode}: not a finite number` };
     }
+    // 2327 × 0.1 is 232.70000000000002 in binary floating point; 12 significant digits drop that noise.
+    value = Number(value.toPrecision(12));
     values.push({
       templateId: channel.template.id,
       channelCode: channel.template.channelCode,

@@ -19,6 +19,8 @@ export interface IngestOptions {
   live: LiveEvents;
   commands: CommandEvents;
   downlinkTimeoutMs: number;
+  downlinkSweepMs?: number;
+  sessionExpirySeconds?: number;
   log: { error(error: unknown, message?: string): void; warn(message: string): void };
 }
 
@@ -45,6 +47,7 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     password: options.password,
     topics: INGEST_TOPICS,
     shareGroup: options.shareGroup,
+    sessionExpirySeconds: options.sessionExpirySeconds,
     onMessage: async (topic, payload) => writer.submit(await handler.handle(topic, payload)),
     onError,
   });
@@ -66,6 +69,7 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   ]);
   const downlinks = new DownlinkSender(db, directory, publisher, live, {
     timeoutMs: options.downlinkTimeoutMs,
+    sweepMs: options.downlinkSweepMs,
     onError,
   });
   const stopDownlinks = downlinks.start(options.commands);

@@ -155,8 +155,10 @@ export class MqttSubscriber {
         this.flushAcks(socket);
       },
       (error: Error) => {
-        // Not stored: drop the connection without acknowledging, so the broker delivers it again.
+        // Not stored: drop the connection without acknowledging, so the broker delivers it again
+        // (after a pause, so a database that is down is not hammered).
         entry.failed = true;
+        this.attempt = Math.max(this.attempt, 4);
         this.fail(socket, error);
       },
     );

@@ -55,7 +55,11 @@ export async function startTelemetry(
       live: bus.live,
       commands: bus.commands,
       downlinkTimeoutMs: config.DOWNLINK_TIMEOUT_SECONDS * 1000,
-      log: { error: (error, message) => log.error({ err: error }, message), warn: (message) => log.warn(message) },
+      log: {
+        error: (error, message) =>
+          log.error(`${message}: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`),
+        warn: (message) => log.warn(message),
+      },
     });
     return {
       brokerUrl,

@@ -1,0 +1,309 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Fleet } from '@lampyr/simulator';
+import { sql } from 'drizzle-orm';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '../src/seed/street-lighting.ts';
+import { Client } from './support/test-app.ts';
+import {
+  connectClient,
+  eventually,
+  openStream,
+  type StreamReader,
+  startTelemetryTestApp,
+  type TelemetryTestApp,
+} from './support/test-telemetry.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/chirpstack-v4');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+const topicOf = (devEui: string, event: string) => `application/${DEMO_APPLICATION_ID}/device/${devEui}/event/${event}`;
+
+let t: TelemetryTestApp;
+let client: Client;
+let publisher: MqttClient;
+let kadikoy: number;
+let stream: StreamReader;
+
+const rows = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const deviceIdOf = async (devEui: string) =>
+  Number((await rows<{ id: number }>(sql`SELECT id FROM devices WHERE dev_eui = ${devEui}`))[0]?.id);
+const readingsOf = (deviceId: number) =>
+  rows<{ code: string; value: number; status: string; frame_key: string }>(sql`
+    SELECT t.channel_code AS code, r.value, r.status, r.frame_key FROM channel_read_values r
+    JOIN device_channel_templates t ON t.id = r.device_channel_template_id
+    WHERE r.device_id = ${deviceId} ORDER BY r.frame_key, t.mqtt_package_order`);
+const dataLogs = (reason: string) =>
+  rows<{ account_id: number; device_uid: string; topic: string }>(
+    sql`SELECT account_id::int AS account_id, device_uid, topic FROM data_logs WHERE reason = ${reason}`,
+  );
+const publish = (topic: string, payload: Buffer | string) => publisher.publishAsync(topic, payload, { qos: 1 });
+
+beforeAll(async () => {
+  t = await startTelemetryTestApp({ downlinkTimeoutMs: 1500 });
+  kadikoy = t.seeded.subAccountIds[0] as number;
+  client = new Client(t.app);
+  await client.login();
+  client.accountId = kadikoy;
+  publisher = await connectClient(t.broker, 'test-publisher');
+  stream = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}&accountId=${kadikoy}`);
+});
+
+afterAll(async () => {
+  stream?.close();
+  await publisher?.endAsync();
+  await t?.close();
+});
+
+describe('ChirpStack uplinks, end to end', () => {
+  it('stores the fixture up.json as readings, latest values, connection status and stream events', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(1));
+    await publish(topicOf(devEuiOf(1), 'up'), fixture('up.json'));
+    const readings = await eventually(async () => {
+      const r = await readingsOf(deviceId);
+      return r.length === 5 && r;
+    });
+    expect(readings.map((r) => [r.code, r.value, r.status, r.frame_key])).toEqual([
+      ['lamp', 1, 'ok', 'fcnt:1842'],
+      ['dim', 100, 'ok', 'fcnt:1842'],
+      ['power', 145, 'ok', 'fcnt:1842'],
+      ['energy', 10, 'ok', 'fcnt:1842'],
+      ['temperature', 36, 'ok', 'fcnt:1842'],
+    ]);
+
+    const latest = await client.list('channel-values', { filter: { deviceId }, pageable: { page: 1, size: 10 } });
+    expect(latest.body.data.totalElements).toBe(5);
+    expect(latest.body.data.content[0].dateTime).toBe('2026-11-21T18:04:11.530Z');
+
+    const status = await client.list('device-connection-status', {
+      filter: { deviceId },
+      pageable: { page: 1, size: 1 },
+    });
+    // The best of the two gateways that heard the frame.
+    expect(status.body.data.content[0]).toMatchObject({ status: 'online', rssi: -97, snr: 6.5 });
+
+    const events = await eventually(() => {
+      const mine = stream.events.filter((e) => e.data.deviceId === deviceId);
+      return mine.length >= 6 && mine;
+    });
+    expect(events.filter((e) => e.event === 'value').map((e) => [e.data.channelCode, e.data.value])).toContainEqual([
+      'power',
+      145,
+    ]);
+    expect(events.find((e) => e.event === 'status')?.data).toMatchObject({ status: 'online', rssi: -97 });
+  });
+
+  it('stores a frame delivered twice once', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(1));
+    await publish(topicOf(devEuiOf(1), 'up'), fixture('up.json'));
+    await publish(topicOf(devEuiOf(1), 'up'), fixture('up.json'));
+    await t.ingest.writer.drain();
+    await eventually(() => publish(topicOf(devEuiOf(1), 'status'), fixture('status.json')).then(() => true));
+    await new Promise((r) => setTimeout(r, 300));
+    await t.ingest.writer.drain();
+    expect((await readingsOf(deviceId)).length).toBe(5);
+  });
+
+  it("uses ChirpStack's decoded object when present (up-with-object.json)", async () => {
+    const deviceId = await deviceIdOf(devEuiOf(1));
+    await publish(topicOf(devEuiOf(1), 'up'), fixture('up-with-object.json'));
+    const readings = await eventually(async () => {
+      const r = (await readingsOf(deviceId)).filter((x) => x.frame_key === 'fcnt:1843');
+      return r.length === 5 && r;
+    });
+    expect(Object.fromEntries(readings.map((r) => [r.code, r.value]))).toEqual({
+      lamp: 1,
+      dim: 100,
+      power: 145,
+      energy: 10,
+      temperature: 36,
+    });
+  });
+
+  it('keeps ChirpStack log events, and marks a device that joined online', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(2));
+    const joined = JSON.parse(fixture('join.json').toString());
+    joined.deviceInfo.devEui = devEuiOf(2);
+    await publish(topicOf(devEuiOf(2), 'join'), JSON.stringify(joined));
+    await publish(topicOf(devEuiOf(1), 'log'), fixture('log.json'));
+    await publish(topicOf(devEuiOf(1), 'txack'), fixture('txack.json'));
+    await eventually(async () => (await dataLogs('chirpstack_log')).length === 1);
+    const status = await eventually(async () => {
+      const r = await rows<{ status: string }>(
+        sql`SELECT status FROM device_connection_status WHERE device_id = ${deviceId}`,
+      );
+      return r[0];
+    });
+    expect(status.status).toBe('online');
+  });
+
+  it('logs unknown devices, bad JSON and short payloads with their reason, storing nothing of them', async () => {
+    const stranger = '70b3d57effff0001';
+    await publish(topicOf(stranger, 'up'), fixture('up.json'));
+    await publish(topicOf(devEuiOf(3), 'up'), '{"fCnt": 1, "data": ');
+    const short = JSON.parse(fixture('up.json').toString());
+    short.fCnt = 9;
+    short.data = Buffer.from([1, 100, 0]).toString('base64');
+    await publish(topicOf(devEuiOf(3), 'up'), JSON.stringify(short));
+    await publish('lampyr/no-such-device/up', '{"values":{"lamp":1}}');
+    await publish(`lampyr/${ipUidOf(1)}/up`, 'not json');
+
+    await eventually(
+      async () => (await dataLogs('bad_json')).length === 2 && (await dataLogs('payload_too_short')).length,
+    );
+    const unknown = await eventually(async () => {
+      const r = await dataLogs('unknown_device');
+      return r.length === 2 && r;
+    });
+    // Attributed through the ChirpStack application to Kadıköy; a stranger on Lampyr's topics to the top account.
+    expect(unknown.find((l) => l.device_uid === stranger)?.account_id).toBe(kadikoy);
+    expect(unknown.find((l) => l.device_uid === 'no-such-device')?.account_id).toBe(t.seeded.integratorId);
+    expect((await dataLogs('bad_json')).map((l) => l.device_uid).sort()).toEqual([devEuiOf(3), ipUidOf(1)].sort());
+    expect(await dataLogs('payload_too_short')).toHaveLength(1);
+    expect(await readingsOf(await deviceIdOf(devEuiOf(3)))).toEqual([]);
+
+    const logs = await client.list('data-logs', {
+      filter: { reason: 'payload_too_short' },
+      pageable: { page: 1, size: 5 },
+    });
+    expect(logs.body.data.content[0]).toMatchObject({ deviceUid: devEuiOf(3), reason: 'payload_too_short' });
+  });
+
+  it('marks readings outside the channel limits out_of_range', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(11));
+    // SLC-L2: lamp, dim, power, voltage 262.0 V (limit 253), current, energy, lux, temperature.
+    const data = Buffer.from([1, 100, 0, 120, 0x0a, 0x3c, 0x01, 0xf4, 0, 0, 0x27, 0x10, 0, 5, 0, 30]);
+    const up = JSON.parse(fixture('up.json').toString());
+    Object.assign(up, { fCnt: 77, data: data.toString('base64') });
+    up.deviceInfo.devEui = devEuiOf(11);
+    await publish(topicOf(devEuiOf(11), 'up'), JSON.stringify(up));
+    const readings = await eventually(async () => {
+      const r = await readingsOf(deviceId);
+      return r.length === 8 && r;
+    });
+    expect(readings.find((r) => r.code === 'voltage')).toMatchObject({ value: 262, status: 'out_of_range' });
+    expect(readings.find((r) => r.code === 'current')).toMatchObject({ value: 0.5, status: 'ok' });
+  });
+
+  it("takes IP devices' Lampyr JSON", async () => {
+    const uid = ipUidOf(2);
+    const deviceId = Number((await rows<{ id: number }>(sql`SELECT id FROM devices WHERE uid = ${uid}`))[0]?.id);
+    await publish(
+      `lampyr/${uid}/up`,
+      JSON.stringify({ ts: '2026-11-21T20:00:00Z', values: { lamp: true, dim: 40, power: 48 } }),
+    );
+    const readings = await eventually(async () => {
+      const r = await readingsOf(deviceId);
+      return r.length === 3 && r;
+    });
+    expect(readings.map((r) => [r.code, r.value])).toEqual([
+      ['lamp', 1],
+      ['dim', 40],
+      ['power', 48],
+    ]);
+  });
+});
+
+describe('channel writes to devices', () => {
+  let fleet: Fleet;
+  beforeAll(async () => {
+    fleet = new Fleet({
+      url: t.broker.url,
+      username: t.broker.username,
+      password: t.broker.password,
+      lights: 12,
+      ipDevices: 1,
+      reportingPeriodMs: 3_600_000,
+      silenceChance: 0,
+      seed: 1,
+    });
+    await fleet.start();
+  });
+  afterAll(() => fleet?.stop());
+
+  const templateOf = async (deviceId: number, code: string) =>
+    Number(
+      (
+        await rows<{ id: number }>(sql`
+          SELECT t.id FROM device_channel_templates t JOIN devices d ON d.device_type_model_id = t.device_type_model_id
+          WHERE d.id = ${deviceId} AND t.channel_code = ${code}`)
+      )[0]?.id,
+    );
+  const writeOf = async (id: number) => (await client.get('channel-write-values', id)).body.data;
+
+  it('sends a dim command over ChirpStack command/down and settles it with the ack event', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(12));
+    const created = await client.create('channel-write-values', {
+      deviceId,
+      deviceChannelTemplateId: await templateOf(deviceId, 'dim'),
+      value: 35,
+    });
+    expect(created.status).toBe(201);
+    const written = await eventually(async () => {
+      const w = await writeOf(created.body.data.id);
+      return w.status === 'acknowledged' && w;
+    });
+    expect(written.sentAt).toBeTruthy();
+    expect(written.answeredAt).toBeTruthy();
+    expect(fleet.devices.get(devEuiOf(12))?.light.dim).toBe(35);
+    // The light reports its new state right away.
+    await eventually(async () => {
+      const latest = await client.list('channel-values', {
+        filter: { deviceId, deviceChannelTemplateId: await templateOf(deviceId, 'dim') },
+        pageable: { page: 1, size: 1 },
+      });
+      return latest.body.data.content[0]?.value === 35;
+    });
+    expect(
+      stream.events.some(
+        (e) => e.event === 'write' && e.data.id === created.body.data.id && e.data.status === 'acknowledged',
+      ),
+    ).toBe(true);
+  });
+
+  it("sends an IP device's command as Lampyr JSON and settles it with the device's ack", async () => {
+    const deviceId = Number((await rows<{ id: number }>(sql`SELECT id FROM devices WHERE uid = ${ipUidOf(1)}`))[0]?.id);
+    const created = await client.create('channel-write-values', {
+      deviceId,
+      deviceChannelTemplateId: await templateOf(deviceId, 'lamp'),
+      value: 0,
+    });
+    await eventually(async () => (await writeOf(created.body.data.id)).status === 'acknowledged');
+    expect(fleet.devices.get(ipUidOf(1))?.light.lampOn).toBe(false);
+  });
+
+  it('fails a write the device never answers, and one to a read-only channel', async () => {
+    const silent = await deviceIdOf(devEuiOf(150));
+    const unanswered = await client.create('channel-write-values', {
+      deviceId: silent,
+      deviceChannelTemplateId: await templateOf(silent, 'dim'),
+      value: 10,
+    });
+    const readOnly = await client.create('channel-write-values', {
+      deviceId: silent,
+      deviceChannelTemplateId: await templateOf(silent, 'power'),
+      value: 10,
+    });
+    const failed = await eventually(async () => {
+      const w = await writeOf(unanswered.body.data.id);
+      return w.status === 'failed' && w;
+    });
+    expect(failed.message).toBe('timeout');
+    expect(await writeOf(readOnly.body.data.id)).toMatchObject({ status: 'failed', message: 'not_writable' });
+  });
+});
+
+describe('live stream access', () => {
+  it('refuses a stream without a token, or for an account the user may not act in', async () => {
+    const anonymous = await openStream(`${t.baseUrl}/query/api/stream?accountId=${kadikoy}`);
+    expect(anonymous.status).toBe(401);
+    anonymous.close();
+    const foreign = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}&accountId=999999`);
+    expect(foreign.status).toBe(403);
+    foreign.close();
+    const noAccount = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}`);
+    expect(noAccount.status).toBe(400);
+    noAccount.close();
+  });
+});

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import { CommandEvents } from '../../src/api/command-events.ts';
+import { buildApp } from '../../src/app.ts';
+import type { Database } from '../../src/db/connect.ts';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
+import { type Ingest, startIngest } from '../../src/ingest/ingest-service.ts';
+import { type SeedResult, seed } from '../../src/seed/seed.ts';
+import { LiveEvents } from '../../src/stream/live-events.ts';
+import { ADMIN, JWT_SECRET, testDatabase } from './test-app.ts';
+
+/** Which broker the ingest tests use: the real one named by the project, else Aedes on a free port. */
+export const TEST_BROKER = process.env.LAMPYR_TEST_MQTT ?? 'aedes';
+export const BROKER_CREDENTIALS = { username: 'lampyr-test', password: randomBytes(12).toString('hex') };
+
+export interface TestBroker {
+  url: string;
+  username?: string;
+  password?: string;
+  /** Shared subscriptions on the real broker, none on Aedes (it has no `$share`). */
+  shareGroup: string;
+  close(): Promise<void>;
+}
+
+export async function startTestBroker(): Promise<TestBroker> {
+  if (TEST_BROKER !== 'aedes') {
+    // A share group of its own, so sessions left by other runs never take this run's messages.
+    return { url: TEST_BROKER, shareGroup: `lampyr-test-${randomBytes(4).toString('hex')}`, close: async () => {} };
+  }
+  const broker: EmbeddedBroker = await startEmbeddedBroker({
+    port: 0,
+    host: '127.0.0.1',
+    lampyr: BROKER_CREDENTIALS,
+    allowAnonymous: false,
+  });
+  return { url: `mqtt://127.0.0.1:${broker.port}`, ...BROKER_CREDENTIALS, shareGroup: '', close: () => broker.close() };
+}
+
+export async function connectClient(broker: TestBroker, name: string): Promise<MqttClient> {
+  const client = mqtt.connect(broker.url, {
+    clientId: `${name}-${randomBytes(4).toString('hex')}`,
+    username: broker.username,
+    password: broker.password,
+    clean: true,
+    protocolVersion: 4,
+    reconnectPeriod: 500,
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => resolve());
+    client.once('error', reject);
+  });
+  return client;
+}
+
+export interface TelemetryTestApp {
+  app: FastifyInstance;
+  baseUrl: string;
+  database: Database;
+  seeded: SeedResult;
+  broker: TestBroker;
+  ingest: Ingest;
+  live: LiveEvents;
+  close(): Promise<void>;
+}
+
+/** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
+export async function startTelemetryTestApp(options: { downlinkTimeoutMs?: number } = {}): Promise<TelemetryTestApp> {
+  const database = await testDatabase();
+  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  const live = new LiveEvents();
+  const commands = new CommandEvents();
+  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir: 'unused', live, commands });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const broker = await startTestBroker();
+  const ingest = await startIngest({
+    db: database.db,
+    databaseKind: database.kind,
+    url: broker.url,
+    username: broker.username,
+    password: broker.password,
+    clientId: `lampyr-test-${randomBytes(4).toString('hex')}`,
+    shareGroup: broker.shareGroup,
+    sessionExpirySeconds: 120,
+    live,
+    commands,
+    downlinkTimeoutMs: options.downlinkTimeoutMs ?? 60_000,
+    downlinkSweepMs: 250,
+    log: { error: () => {}, warn: () => {} },
+  });
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    database,
+    seeded,
+    broker,
+    ingest,
+    live,
+    async close() {
+      await ingest.close({ endSession: true });
+      await app.close();
+      await broker.close();
+      await database.close();
+    },
+  };
+}
+
+export interface StreamReader {
+  events: { event: string; data: Record<string, unknown> }[];
+  status: number;
+  close(): void;
+}
+
+/** Reads server-sent events as a browser's EventSource would (credentials in the query). */
+export function openStream(url: string): Promise<StreamReader> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, (response) => {
+      const reader: StreamReader = { events: [], status: response.statusCode ?? 0, close: () => request.destroy() };
+      let buffer = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) reader.events.push({ event, data: JSON.parse(data) });
+          end = buffer.indexOf('\n\n');
+        }
+      });
+      response.on('error', () => {});
+      resolve(reader);
+    });
+    request.on('error', (error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
+    });
+  });
+}
+
+/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+) {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw last instanceof Error ? last : new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
