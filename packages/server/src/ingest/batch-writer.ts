@@ -256,7 +256,12 @@ export class BatchWriter {
       if (!this.months.has(key) && !wanted.has(key)) wanted.set(key, r.dateTime);
     }
     for (const [key, at] of wanted) {
-      const ensured = this.db.execute(sql`SELECT lampyr_ensure_reading_partition(${at.toISOString()}::timestamptz)`);
+      // Another worker creating the same month at the same moment makes ours fail "already exists" (42P07).
+      const ensured = this.db
+        .execute(sql`SELECT lampyr_ensure_reading_partition(${at.toISOString()}::timestamptz)`)
+        .catch((error: { cause?: { code?: string } }) => {
+          if (error.cause?.code !== '42P07') throw error;
+        });
       this.months.set(key, ensured);
       ensured.catch(() => this.months.delete(key));
     }
