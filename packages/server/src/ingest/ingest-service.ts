@@ -21,6 +21,8 @@ export interface IngestOptions {
   downlinkTimeoutMs: number;
   downlinkSweepMs?: number;
   sessionExpirySeconds?: number;
+  /** Told how many messages were just acknowledged (stored); for benchmarks and metrics. */
+  onAcknowledged?: (count: number) => void;
   log: { error(error: unknown, message?: string): void; warn(message: string): void };
 }
 
@@ -48,6 +50,7 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     topics: INGEST_TOPICS,
     shareGroup: options.shareGroup,
     sessionExpirySeconds: options.sessionExpirySeconds,
+    onAcknowledged: options.onAcknowledged,
     onMessage: async (topic, payload) => writer.submit(await handler.handle(topic, payload)),
     onError,
   });

@@ -23,6 +23,7 @@ export interface SubscriberOptions {
   keepaliveSeconds?: number;
   onMessage(topic: string, payload: Buffer): Promise<void>;
   onError?(error: Error): void;
+  onAcknowledged?(count: number): void;
 }
 
 interface Inflight {
@@ -167,10 +168,15 @@ export class MqttSubscriber {
   /** Acknowledges, in arrival order, every message whose values are committed. */
   private flushAcks(socket: net.Socket): void {
     if (socket !== this.socket) return;
+    let count = 0;
+    socket.cork();
     while (this.queue.length && this.queue[0]?.settled) {
       const entry = this.queue.shift() as Inflight;
       if (entry.messageId !== undefined) this.send({ cmd: 'puback', messageId: entry.messageId }, socket);
+      count++;
     }
+    socket.uncork();
+    if (count) this.options.onAcknowledged?.(count);
   }
 
   private fail(socket: net.Socket, error: Error, fatal = false): void {

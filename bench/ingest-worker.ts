@@ -1,0 +1,169 @@
+/**
+ * The server side of `bench:ingest`, in a process of its own so its memory and CPU are its own: the
+ * ingest (and, in embedded mode, the Aedes broker and PGlite), plus the raw insert measurement.
+ * Driven by the benchmark over IPC.
+ */
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { CommandEvents } from '../packages/server/src/api/command-events.ts';
+import { openDatabase } from '../packages/server/src/db/connect.ts';
+import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
+import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
+import { seed } from '../packages/server/src/seed/seed.ts';
+import { DEMO_APPLICATION_ID } from '../packages/server/src/seed/street-lighting.ts';
+import { LiveEvents } from '../packages/server/src/stream/live-events.ts';
+
+const env = process.env;
+const send = (message: unknown) => process.send?.(message);
+const target = env.BENCH_DB ?? 'memory://';
+if (target.startsWith('postgres')) {
+  // A fresh schema each run, so the figures never depend on what an earlier run left.
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  await client.query(
+    'DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public;',
+  );
+  await client.end();
+}
+const database = target.startsWith('postgres')
+  ? await openDatabase({ url: target, dataDir: 'unused', poolSize: 8 })
+  : await openDatabase({ dataDir: target });
+const seeded = await seed(database.db, { adminEmail: 'bench@lampyr.local', adminPassword: 'bench-password' });
+const accountId = seeded.subAccountIds[0] as number;
+// 2,000 SLC-L1 lights (5 channels, the fixtures' layout) beside the seeded ones.
+const DEVICES = Number(env.BENCH_DEVICES ?? 2000);
+await database.db.execute(sql`
+  INSERT INTO devices (account_id, name, device_type_model_id, dev_eui, application_id)
+  SELECT ${accountId}, 'BENCH-' || n, (SELECT id FROM device_models WHERE model_name LIKE 'SLC-L1%'),
+    '70b3d57ed1' || lpad(to_hex(n), 6, '0'), ${DEMO_APPLICATION_ID}
+  FROM generate_series(1, ${DEVICES}) AS n`);
+const benchDevices = (
+  (await database.db.execute(
+    sql`SELECT id, dev_eui FROM devices WHERE name LIKE 'BENCH-%' ORDER BY id`,
+  )) as unknown as {
+    rows: { id: number; dev_eui: string }[];
+  }
+).rows;
+const templateIds = (
+  (await database.db.execute(sql`
+    SELECT t.id FROM device_channel_templates t JOIN device_models m ON m.id = t.device_type_model_id
+    WHERE m.model_name LIKE 'SLC-L1%' ORDER BY t.mqtt_package_order`)) as unknown as { rows: { id: number }[] }
+).rows.map((r) => Number(r.id));
+const credentials = { username: 'bench', password: 'bench-password' };
+const broker = env.BENCH_MQTT_URL
+  ? undefined
+  : await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr: credentials, allowAnonymous: false });
+const url = env.BENCH_MQTT_URL ?? `mqtt://127.0.0.1:${broker?.port}`;
+const live = new LiveEvents();
+
+// End-to-end latency: an uplink's `time` is when it was published; its status event fires after commit.
+const latencies: number[] = [];
+live.subscribe(accountId, (events) => {
+  const now = Date.now();
+  for (const e of events) if (e.type === 'status') latencies.push(now - Date.parse(e.dateTime));
+});
+let acknowledged = 0;
+let peakRss = 0;
+setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  send({ type: 'progress', acknowledged });
+}, 20).unref();
+
+const ingest = await startIngest({
+  db: database.db,
+  databaseKind: database.kind,
+  url,
+  ...(broker ? credentials : {}),
+  clientId: `lampyr-bench-${process.pid}`,
+  shareGroup: broker ? '' : `lampyr-bench-${process.pid}`,
+  sessionExpirySeconds: 60,
+  live,
+  commands: new CommandEvents(),
+  downlinkTimeoutMs: 60_000,
+  onAcknowledged: (count) => {
+    acknowledged += count;
+  },
+  log: { error: (error) => process.stderr.write(`ingest: ${String(error).slice(0, 300)}\n`), warn: () => {} },
+});
+
+/** The same rows the ingest writes, straight into the same table with the same statement, in batches. */
+async function rawInsert(
+  seconds: number,
+  rowsPerBatch: number,
+  concurrency: number,
+  templateIds: number[],
+  deviceIds: number[],
+) {
+  const until = Date.now() + seconds * 1000;
+  let rows = 0;
+  let frame = 0;
+  const base = Date.UTC(2026, 10, 10);
+  const worker = async () => {
+    while (Date.now() < until) {
+      const a: number[] = [];
+      const d: number[] = [];
+      const t: number[] = [];
+      const v: number[] = [];
+      const at: string[] = [];
+      const s: string[] = [];
+      const k: string[] = [];
+      for (let i = 0; i < rowsPerBatch / templateIds.length; i++) {
+        const f = frame++;
+        const time = new Date(base + f).toISOString();
+        const device = deviceIds[f % deviceIds.length] as number;
+        for (const template of templateIds) {
+          a.push(accountId);
+          d.push(device);
+          t.push(template);
+          v.push(f % 1000);
+          at.push(time);
+          s.push('ok');
+          k.push(`raw:${f}`);
+        }
+      }
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`
+          INSERT INTO channel_read_values
+            (account_id, device_id, device_channel_template_id, value, date_time, status, frame_key)
+          SELECT * FROM unnest(${sql.param(a)}::bigint[], ${sql.param(d)}::bigint[], ${sql.param(t)}::bigint[],
+            ${sql.param(v)}::float8[], ${sql.param(at)}::timestamptz[], ${sql.param(s)}::text[], ${sql.param(k)}::text[])
+          ON CONFLICT DO NOTHING`);
+      });
+      rows += a.length;
+    }
+  };
+  await database.db.execute(sql`SELECT lampyr_ensure_reading_partition(${new Date(base).toISOString()}::timestamptz)`);
+  const started = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return rows / ((Date.now() - started) / 1000);
+}
+
+process.on('message', async (message: { type: string; [key: string]: unknown }) => {
+  if (message.type === 'stats') {
+    const sorted = latencies.splice(0).sort((x, y) => x - y);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+    send({
+      type: 'stats',
+      p50: at(0.5),
+      p99: at(0.99),
+      samples: sorted.length,
+      rss: process.memoryUsage().rss,
+      peakRss,
+    });
+  } else if (message.type === 'raw') {
+    await ingest.close({ endSession: true });
+    const rate = await rawInsert(
+      Number(message.seconds),
+      Number(message.rowsPerBatch),
+      database.kind === 'postgres' ? 3 : 1,
+      templateIds,
+      benchDevices.map((d) => Number(d.id)),
+    );
+    send({ type: 'raw', rowsPerSecond: rate });
+  } else if (message.type === 'stop') {
+    await broker?.close();
+    await database.close();
+    process.exit(0);
+  }
+});
+send({ type: 'ready', url, devEuis: benchDevices.map((d) => d.dev_eui), kind: database.kind });
