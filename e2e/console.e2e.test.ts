@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
 import { type RunningServer, readCode, startServer } from './support/server.ts';
 
@@ -36,12 +36,21 @@ async function menuBackground(): Promise<string> {
   return page.getByTestId('side-menu').evaluate((el) => getComputedStyle(el).backgroundColor);
 }
 
-/** Picks an option of an antd select by typing part of its label. */
+/** Picks an option of an antd select in the open dialog by typing part of its label. */
 async function choose(label: string, text: string) {
-  const input = page.getByRole('dialog').getByLabel(label, { exact: true });
-  await input.click();
-  await input.fill(text);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first().click();
+  const dialog = page.getByRole('dialog');
+  const input = dialog.getByLabel(label, { exact: true });
+  const item = dialog.locator('.ant-form-item').filter({ has: page.getByText(label, { exact: true }) });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await input.click();
+    await input.fill(text);
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first();
+    await option.waitFor({ state: 'visible' });
+    await option.click();
+    await page.keyboard.press('Tab');
+    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
+  }
+  throw new Error(`Could not choose ${text} in ${label}`);
 }
 
 async function expectNoSeriousViolations(name: string) {
@@ -55,6 +64,11 @@ describe('Lampyr console in a real browser', () => {
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
     errors = collectPageErrors(page);
+  });
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail')
+      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
   });
 
   afterAll(async () => {
@@ -206,7 +220,7 @@ describe('Lampyr console in a real browser', () => {
     await page.getByLabel('Search Cities').press('Enter');
     const row = page.locator('.ant-table-tbody tr', { hasText: city });
     await expect.poll(() => row.textContent()).toContain(state);
-    expect(await row.textContent()).toContain(country);
+    await expect.poll(() => row.textContent()).toContain(country);
     await screenshot(page, '07-city-created');
   });
 

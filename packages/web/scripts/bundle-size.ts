@@ -2,6 +2,7 @@
  * Prints the gzip size of the JavaScript a browser loads to show /login (the entry and the sign-in
  * screen with everything they import statically) and of the largest lazily loaded chunk.
  * Run after `npm run build -w @lampyr/web`:  node --import tsx packages/web/scripts/bundle-size.ts
+ * With `--check`, exits with an error when /login needs more than the 240 KB gzip bar.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ function total(keys: Iterable<string>): number {
   return sum;
 }
 
+const LOGIN_BAR_KB = 240;
+
 const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
 if (!entry) throw new Error('No entry chunk in the manifest; build with build.manifest on.');
 const loginKey = 'src/features/auth/login-page.tsx';
@@ -62,3 +65,8 @@ if (largest) {
   );
 }
 for (const { key, own } of lazy.slice(1, 6)) console.log(`  next: ${key} ${own.toFixed(1)} KB gzip`);
+
+if (process.argv.includes('--check') && total(login) > LOGIN_BAR_KB) {
+  console.error(`/login needs ${total(login).toFixed(1)} KB gzip, over the ${LOGIN_BAR_KB} KB bar`);
+  process.exitCode = 1;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { topologyEntry } from '../src/app/layout/use-topology-menu.ts';
-import { layoutRoutes, MENU_GROUPS, resourceForPath } from '../src/app/menu-groups.ts';
+import { layoutRoutes, MENU_GROUPS } from '../src/app/menu-groups.ts';
+import { resourceForPath } from '../src/app/route-screen.tsx';
 
 describe('menu', () => {
   it('reads topology types whether id and name are capitalised or not', () => {

@@ -1,4 +1,3 @@
-import { catalogue, findResource } from '@lampyr/contract';
 import { alertsAlarmsMenu } from '../features/alerts-alarms/menu.ts';
 import { assetsDevicesMenu } from '../features/assets-devices/menu.ts';
 import { dashboardsMenu } from '../features/dashboards/menu.ts';
@@ -31,12 +30,6 @@ export function layoutRoutes(): MenuEntry[] {
   for (const group of MENU_GROUPS)
     for (const e of group.entries) if (!e.search && !seen.has(e.path)) seen.set(e.path, e);
   return [...seen.values()];
-}
-
-/** The catalogue resource a path shows, when the catalogue has it yet. */
-export function resourceForPath(entry: MenuEntry): string | undefined {
-  if (entry.resource) return findResource(entry.resource)?.name;
-  return catalogue.find((r) => r.route === entry.path)?.name;
 }
 
 /** The menu entry and group of a location, for the header's section title. */

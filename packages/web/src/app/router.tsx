@@ -1,7 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
-import { layoutRoutes, resourceForPath } from './menu-groups.ts';
-import type { MenuEntry } from './navigation.ts';
+import { layoutRoutes } from './menu-groups.ts';
 import { PageLoading } from './page-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 
@@ -13,22 +12,13 @@ const ChangePasswordPage = lazy(() => import('../features/auth/change-password-p
 const StandaloneChangePassword = lazy(() => import('../features/auth/standalone-change-password.tsx'));
 const ShellLayout = lazy(() => import('./layout/shell-layout.tsx'));
 const HomePage = lazy(() => import('../features/home/home-page.tsx'));
-const ResourcePage = lazy(() => import('../resources/resource-page.tsx'));
-const PlaceholderPage = lazy(() => import('../features/placeholder/placeholder-page.tsx'));
+// Which screen a path shows depends on the catalogue, which stays out of the sign-in bundle.
+const RouteScreen = lazy(() => import('./route-screen.tsx'));
 const TopologyPage = lazy(() => import('../features/assets-devices/topology-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/placeholder/not-found-page.tsx'));
 
 function page(node: ReactNode, fullScreen = false) {
   return <Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{node}</Suspense>;
-}
-
-function screenFor(entry: MenuEntry): ReactNode {
-  const resource = resourceForPath(entry);
-  return resource ? (
-    <ResourcePage key={entry.path} resource={resource} />
-  ) : (
-    <PlaceholderPage key={entry.path} label={entry.label} path={entry.path} />
-  );
 }
 
 export const routes: RouteObject[] = [
@@ -42,7 +32,10 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: page(<HomePage />) },
       { path: 'ChangePasword', element: page(<ChangePasswordPage />) },
-      ...layoutRoutes().map((entry) => ({ path: entry.path, element: page(screenFor(entry)) })),
+      ...layoutRoutes().map((entry) => ({
+        path: entry.path,
+        element: page(<RouteScreen key={entry.path} entry={entry} />),
+      })),
       { path: 'device-topology/:id', element: page(<TopologyPage />) },
       { path: '*', element: page(<NotFoundPage />) },
     ],
