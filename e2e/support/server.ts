@@ -55,7 +55,10 @@ export async function startServer(): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 150_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`The server exited early:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/config.json`);
       if (response.ok) break;
@@ -64,6 +67,7 @@ export async function startServer(): Promise<RunningServer> {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`The server did not start within 150 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 300));
