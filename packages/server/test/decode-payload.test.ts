@@ -44,7 +44,8 @@ describe('decoding by channel templates', () => {
     ['uint32', 4, [0xff, 0xff, 0xff, 0xff], 4_294_967_295],
     ['int32', 4, [0x80, 0x00, 0x00, 0x00], -2_147_483_648],
     ['int32', 4, [0x00, 0x00, 0x03, 0xe8], 1000],
-    ['float32', 4, [0x40, 0x49, 0x0f, 0xdb], Math.fround(Math.PI)],
+    // Decoded values keep 12 significant digits.
+    ['float32', 4, [0x40, 0x49, 0x0f, 0xdb], Number(Math.fround(Math.PI).toPrecision(12))],
     ['float32', 4, [0xc1, 0x20, 0x00, 0x00], -10],
   ])('%s in %i byte(s) %j is %d (big-endian)', (dataType, dataByteLength, payload, expected) => {
     expect(decodeOne({ dataType, dataByteLength }, bytes(...payload))).toBe(expected);
