@@ -55,12 +55,29 @@ function wrk(o: LoadOptions): Load {
     return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
   };
   const errors = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
-  return { requestsPerSecond: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]), p50: ms('50%'), p99: ms('99%'), errors };
+  return {
+    requestsPerSecond: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    errors,
+  };
 }
 
 async function cannon(o: LoadOptions): Promise<Load> {
-  const result = await autocannon({ url: o.url, method: 'POST', headers: o.headers, body: o.body, connections: o.connections, duration: o.seconds });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const result = await autocannon({
+    url: o.url,
+    method: 'POST',
+    headers: o.headers,
+    body: o.body,
+    connections: o.connections,
+    duration: o.seconds,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 const load = (o: LoadOptions) => (generator === 'wrk' ? Promise.resolve(wrk(o)) : cannon(o));
@@ -101,26 +118,18 @@ async function run(databaseUrl: string | undefined) {
   const check = await fetch(`${ready.address}/query/api/addresses`, { method: 'POST', headers, body });
   const page = await check.json();
   if (page.data?.content?.length !== 20) throw new Error(`unexpected answer: ${JSON.stringify(page).slice(0, 200)}`);
-  const options = {
-    url: `${ready.address}/query/api/addresses`,
-    method: 'POST' as const,
-    headers,
-    body,
-    connections: 32,
-  };
-  await autocannon({ ...options, duration: 2 }); // warm-up
-  const cpu = process.cpuUsage();
-  const result = await autocannon({ ...options, duration: seconds });
-  if (process.env.BENCH_CPU)
-    console.log('load generator cpu ms', process.cpuUsage(cpu).user / 1000, process.cpuUsage(cpu).system / 1000);
+  const options = { url: `${ready.address}/query/api/addresses`, headers, body, connections: 32 };
+  await load({ ...options, seconds: 2 }); // warm-up
+  const api = await load({ ...options, seconds });
   child.send('stop');
-  const api = { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-  const errors = result.errors + result.non2xx;
+  const errors = api.errors;
   return { kind: ready.kind, api, driver: ready.driver, errors, total: page.data.totalElements as number };
 }
 
 const fmt = (n: number) => n.toFixed(1).padStart(8);
-console.log(`bench:api — 100,000 rows, page of 20 filtered and sorted, 32 connections, ${seconds} s each (load: ${generator})\n`);
+console.log(
+  `bench:api — 100,000 rows, page of 20 filtered and sorted, 32 connections, ${seconds} s each (load: ${generator})\n`,
+);
 for (const target of process.env.BENCH_ONLY_PG ? [postgresUrl] : [postgresUrl, undefined]) {
   const r = await run(target);
   console.log(`${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} (${r.total} rows match the filter)`);
