@@ -213,7 +213,8 @@ export const channelValues = pgTable(
     dateTime: at().notNull(),
     status: text().notNull(),
   },
-  (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId), index().on(t.accountId, t.dateTime)],
+  // No index holds the value or its time, so the ingest's many updates stay heap-only (HOT).
+  (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId), index().on(t.accountId)],
 );
 
 /**
