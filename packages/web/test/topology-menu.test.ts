@@ -1,3 +1,4 @@
+import { catalogue, findResource } from '@lampyr/contract';
 import { describe, expect, it } from 'vitest';
 import { topologyEntry } from '../src/app/layout/use-topology-menu.ts';
 import { layoutRoutes, MENU_GROUPS } from '../src/app/menu-groups.ts';
@@ -42,5 +43,14 @@ describe('menu', () => {
       ['system/system-log-settings', 'system-log-settings'],
       ['accounts', 'accounts'],
     ]);
+  });
+
+  it('opens every route on a dedicated screen or a catalogue entity, and every entity on its own route', () => {
+    const routes = layoutRoutes();
+    expect(routes.filter((e) => !e.screen && !resourceForPath(e)).map((e) => e.path)).toEqual([]);
+    const paths = new Set(routes.map((e) => e.path));
+    expect(catalogue.filter((r) => r.route && !paths.has(r.route)).map((r) => r.route)).toEqual([]);
+    for (const e of routes)
+      if (!e.resource && !e.screen) expect(findResource(resourceForPath(e) ?? '')?.route).toBe(e.path);
   });
 });

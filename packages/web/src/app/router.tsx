@@ -15,7 +15,7 @@ const HomePage = lazy(() => import('../features/home/home-page.tsx'));
 // Which screen a path shows depends on the catalogue, which stays out of the sign-in bundle.
 const RouteScreen = lazy(() => import('./route-screen.tsx'));
 const TopologyPage = lazy(() => import('../features/assets-devices/topology-page.tsx'));
-const NotFoundPage = lazy(() => import('../features/placeholder/not-found-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/home/not-found-page.tsx'));
 
 function page(node: ReactNode, fullScreen = false) {
   return <Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{node}</Suspense>;

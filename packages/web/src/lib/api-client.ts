@@ -39,12 +39,26 @@ export function requestHeaders(): Record<string, string> {
   return headers;
 }
 
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler | undefined;
+
 /**
- * Calls one of the two APIs and returns the envelope's `data`. Failures are thrown as the classes
- * of SPEC §8: FetchError, TimeoutError, ParsingError, HttpError (status and body) and
- * EmptyResponseError.
+ * Who hears of a 401 on a call made with a token: the shell, which logs out and sends the user to
+ * /login (SPEC §4). Sign-in calls carry no token, so a wrong password never lands here.
  */
-export async function request<T>(api: Api, path: string, options: RequestOptions = {}): Promise<T> {
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | undefined): void {
+  onUnauthorized = handler;
+}
+
+export function apiUrl(api: Api, path: string): string {
+  return `${baseUrl(api)}/${path.replace(/^\//, '')}`;
+}
+
+/**
+ * Sends one call and returns the raw answer when it is 2xx (a file, a stream); a non-2xx answer is
+ * thrown as an HttpError with its envelope. The timeout covers the wait for the answer's head.
+ */
+export async function send(api: Api, path: string, options: RequestOptions = {}): Promise<Response> {
   const { method = 'GET', body, signal, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -54,12 +68,13 @@ export async function request<T>(api: Api, path: string, options: RequestOptions
   }, timeoutMs);
   const abort = () => controller.abort();
   signal?.addEventListener('abort', abort);
+  const headers = requestHeaders();
 
   let response: Response;
   try {
-    response = await fetch(`${baseUrl(api)}/${path.replace(/^\//, '')}`, {
+    response = await fetch(apiUrl(api, path), {
       method,
-      headers: requestHeaders(),
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
     });
@@ -71,7 +86,27 @@ export async function request<T>(api: Api, path: string, options: RequestOptions
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);
   }
+  if (response.status === 401 && headers.Authorization) onUnauthorized?.();
+  if (!response.ok) {
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new ParsingError(response.status, text);
+    }
+    throw new HttpError(response.status, parsed ?? text);
+  }
+  return response;
+}
 
+/**
+ * Calls one of the two APIs and returns the envelope's `data`. Failures are thrown as the classes
+ * of SPEC §8: FetchError, TimeoutError, ParsingError, HttpError (status and body) and
+ * EmptyResponseError.
+ */
+export async function request<T>(api: Api, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(api, path, options);
   const text = await response.text();
   let parsed: unknown;
   if (text.trim() !== '') {
@@ -81,7 +116,6 @@ export async function request<T>(api: Api, path: string, options: RequestOptions
       throw new ParsingError(response.status, text);
     }
   }
-  if (!response.ok) throw new HttpError(response.status, parsed ?? text);
   if (typeof parsed !== 'object' || parsed === null) throw new EmptyResponseError();
   const envelope = parsed as { data?: unknown; error?: unknown; success?: boolean };
   if (envelope.error !== undefined && envelope.error !== null) throw new HttpError(response.status, parsed);

@@ -20,7 +20,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { errorMessage } from '../lib/error-message.ts';
-import type { FilterValue, Row } from '../lib/resource-api.ts';
+import type { FilterObject, FilterValue, Row } from '../lib/resource-api.ts';
 import { selectedAccountId } from '../lib/session-storage.ts';
 import { CellValue } from './cell-value.tsx';
 import { ColumnChooser, defaultColumns } from './column-chooser.tsx';
@@ -29,6 +29,7 @@ import { useResourceLabels } from './labels.ts';
 import { RecordDetails } from './record-details.tsx';
 import { type FormTarget, RecordForm } from './record-form.tsx';
 import { useReferenceNames } from './reference-data.ts';
+import { TransferActions } from './transfer-actions.tsx';
 import { needsAccount, useResourceList, useTableParams } from './use-resource-list.ts';
 import { useResourceMutations } from './use-resource-mutations.ts';
 
@@ -44,14 +45,24 @@ function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null
  * The generic screen of a catalogue resource: a server-paged, sortable, filterable table with a
  * column chooser, a create/edit form and a confirmed delete.
  */
-export default function ResourcePage({ resource: name }: { resource: string }) {
+export default function ResourcePage({
+  resource: name,
+  tableKey = name,
+  fixedFilter,
+}: {
+  resource: string;
+  /** Whose table parameters: the resource's own, or a route's that shows it differently. */
+  tableKey?: string;
+  /** Always applied on top of the person's filters (a route showing a subset). */
+  fixedFilter?: FilterObject;
+}) {
   const resource = getResource(name);
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { message, modal } = App.useApp();
   const labels = useResourceLabels(resource);
-  const { params, update, reset } = useTableParams(resource.name);
-  const list = useResourceList(resource, params);
+  const { params, update, reset } = useTableParams(tableKey);
+  const list = useResourceList(resource, params, fixedFilter);
   const { remove } = useResourceMutations(resource);
   const [formTarget, setFormTarget] = useState<FormTarget>();
   const [viewing, setViewing] = useState<number>();
@@ -204,6 +215,16 @@ export default function ResourcePage({ resource: name }: { resource: string }) {
             labels={labels}
             visible={visible}
             onChange={(selectedColumns) => update({ selectedColumns })}
+          />
+          <TransferActions
+            resource={resource}
+            labels={labels}
+            params={{
+              filter: { ...(params.filters ?? {}), ...(fixedFilter ?? {}) },
+              detailFilter: params.detailFilter,
+              selectedColumns: params.selectedColumns,
+              sort: params.sort,
+            }}
           />
           <Button
             icon={<ReloadOutlined />}

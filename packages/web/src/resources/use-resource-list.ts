@@ -3,16 +3,16 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { defaultTableParams, type TableParams, useConsoleStore } from '../lib/console-store.ts';
 import { keys } from '../lib/query-keys.ts';
-import { type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
+import { type FilterObject, type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
 
 /** Account-scoped resources answer nothing without a selected account (SPEC §5). */
 export function needsAccount(resource: ResourceDef | undefined): boolean {
   return resource === undefined || resource.scope === 'account' || resource.scope === 'members';
 }
 
-export function listParamsOf(params: TableParams): ListParams {
+export function listParamsOf(params: TableParams, fixedFilter?: FilterObject): ListParams {
   return {
-    filter: params.filters,
+    filter: fixedFilter ? { ...(params.filters ?? {}), ...fixedFilter } : params.filters,
     detailFilter: params.detailFilter ?? [],
     selectedColumns: params.selectedColumns,
     pageable: { page: params.page, size: params.size, sort: params.sort },
@@ -31,8 +31,8 @@ export function useTableParams(prefix: string) {
   return { params, update, reset: clear };
 }
 
-export function useResourceList(resource: ResourceDef, params: TableParams) {
-  const listParams = listParamsOf(params);
+export function useResourceList(resource: ResourceDef, params: TableParams, fixedFilter?: FilterObject) {
+  const listParams = listParamsOf(params, fixedFilter);
   return useQuery({
     queryKey: keys.list(resource.name, listParams),
     queryFn: ({ signal }) =>

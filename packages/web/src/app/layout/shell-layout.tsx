@@ -9,6 +9,7 @@ import { ConsoleProviders } from './console-providers.tsx';
 import { HeaderBar } from './header-bar.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { useLargeScreen } from './use-large-screen.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 
 const { Sider, Content, Footer } = Layout;
 
@@ -20,6 +21,7 @@ export default function ShellLayout() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const large = useLargeScreen();
+  useSessionExpiry();
   // SPEC §4: the selection is settled before any screen asks for account data.
   const [account] = useState(resolveSelectedAccount);
   const [collapsed, setCollapsed] = useState(!large);

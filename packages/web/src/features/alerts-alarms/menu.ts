@@ -6,9 +6,9 @@ export const alertsAlarmsMenu: MenuGroup = {
   key: g,
   label: 'menu.groups.alerts-alarms',
   entries: [
-    entry(g, 'real-time'),
-    entry(g, 'history'),
-    entry(g, 'configuration'),
+    entry(g, 'real-time', { resource: 'alert-logs', filter: { isActive: true } }),
+    entry(g, 'history', { resource: 'alert-logs' }),
+    entry(g, 'configuration', { resource: 'alert-device-parameter-templates' }),
     entry(g, 'alert-device-parameter-groups'),
     entry(g, 'alert-device-parameter-templates'),
     entry(g, 'alert-events'),

@@ -22,7 +22,10 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const [notice, setNotice] = useState((location.state as { notice?: string } | null)?.notice);
+  const arrival = location.state as { notice?: string; noticeType?: 'success' | 'warning' } | null;
+  const [notice, setNotice] = useState(
+    arrival?.notice ? { key: arrival.notice, type: arrival.noticeType ?? 'success' } : undefined,
+  );
   const [form] = Form.useForm<LoginValues>();
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -43,7 +46,7 @@ export default function LoginPage() {
 
   return (
     <AuthFrame title={t('auth.login.title')} subtitle={t('auth.login.welcome')}>
-      {notice && <Alert type="success" showIcon role="status" title={t(notice)} style={{ marginBottom: 16 }} />}
+      {notice && <Alert type={notice.type} showIcon role="status" title={t(notice.key)} style={{ marginBottom: 16 }} />}
       {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} />}
       <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} name="login">
         <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
@@ -80,7 +83,7 @@ export default function LoginPage() {
             onClose={(email, reset) => {
               setForgotOpen(false);
               if (email) form.setFieldsValue({ email, password: '' });
-              if (reset) setNotice('auth.forgot.done');
+              if (reset) setNotice({ key: 'auth.forgot.done', type: 'success' });
             }}
           />
         </Suspense>

@@ -1,12 +1,16 @@
 import { entry, type MenuGroup } from '../../app/navigation.ts';
 
+const g = 'dashboards';
+
 export const dashboardsMenu: MenuGroup = {
-  key: 'dashboards',
+  key: g,
   label: 'menu.groups.dashboards',
   entries: [
-    entry('dashboards', 'dashboards'),
-    entry('dashboards', 'overview'),
-    entry('dashboards', 'charts'),
-    entry('dashboards', 'configuration'),
+    // The dashboard's device status online/offline, until a summary screen of its own.
+    entry(g, 'dashboards', { resource: 'device-connection-status' }),
+    entry(g, 'overview', { screen: 'average-overview' }),
+    entry(g, 'charts', { screen: 'channel-average' }),
+    // What the charts show: the channels with their units and labels.
+    entry(g, 'configuration', { resource: 'device-channel-templates' }),
   ],
 };

@@ -7,7 +7,7 @@ export const maintenanceFaultMenu: MenuGroup = {
   label: 'menu.groups.maintenance-fault',
   entries: [
     entry(g, 'report-a-fault'),
-    entry(g, 'fault-history'),
+    entry(g, 'fault-history', { resource: 'report-a-fault' }),
     entry(g, 'maintenance-planning'),
     entry(g, 'maintenance-history'),
   ],

@@ -1,0 +1,111 @@
+import { theme } from 'antd';
+import { LineChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+
+echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
+
+export interface TimeSeries {
+  name: string;
+  unit?: string;
+  /** [ISO time, value] pairs in time order. */
+  points: [string, number | null][];
+}
+
+/**
+ * Lines over time with ECharts, coloured from the antd theme's tokens so light and dark both read;
+ * one value axis per unit. Loaded only by the chart screens (echarts stays out of /login).
+ */
+export function TimeSeriesChart({
+  series,
+  label,
+  height = 380,
+}: {
+  series: TimeSeries[];
+  label: string;
+  height?: number;
+}) {
+  const { token } = theme.useToken();
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts>(undefined);
+
+  useEffect(() => {
+    const el = element.current;
+    if (!el) return;
+    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    const units = [...new Set(series.map((s) => s.unit ?? ''))];
+    const axisLine = { lineStyle: { color: token.colorBorder } };
+    chart.current?.setOption(
+      {
+        color: [
+          token.colorPrimary,
+          token.colorInfo,
+          token.colorWarning,
+          token.colorError,
+          token.purple,
+          token.cyan,
+          token.magenta,
+          token.gold,
+        ],
+        textStyle: { color: token.colorText, fontFamily: token.fontFamily },
+        tooltip: {
+          trigger: 'axis',
+          backgroundColor: token.colorBgElevated,
+          borderColor: token.colorBorder,
+          textStyle: { color: token.colorText },
+        },
+        legend: { top: 0, textStyle: { color: token.colorText } },
+        grid: {
+          left: 56 + Math.floor((units.length - 1) / 2) * 56,
+          right: 56 + Math.floor(units.length / 2) * 56,
+          top: 40,
+          bottom: 72,
+        },
+        xAxis: { type: 'time', axisLine, axisLabel: { color: token.colorTextSecondary } },
+        yAxis: units.map((unit, i) => ({
+          type: 'value',
+          name: unit,
+          position: i % 2 ? 'right' : 'left',
+          offset: Math.floor(i / 2) * 56,
+          axisLine: { ...axisLine, show: true },
+          axisLabel: { color: token.colorTextSecondary },
+          nameTextStyle: { color: token.colorTextSecondary },
+          splitLine: { show: i === 0, lineStyle: { color: token.colorSplit } },
+        })),
+        dataZoom: [
+          { type: 'inside' },
+          {
+            type: 'slider',
+            bottom: 16,
+            borderColor: token.colorBorder,
+            textStyle: { color: token.colorTextSecondary },
+          },
+        ],
+        series: series.map((s) => ({
+          type: 'line',
+          name: s.unit ? `${s.name} (${s.unit})` : s.name,
+          yAxisIndex: units.indexOf(s.unit ?? ''),
+          showSymbol: s.points.length < 60,
+          connectNulls: false,
+          data: s.points,
+        })),
+      },
+      true,
+    );
+  }, [series, token]);
+
+  return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;
+}

@@ -1,0 +1,84 @@
+import { useQuery } from '@tanstack/react-query';
+import { keys } from '../../lib/query-keys.ts';
+import { fetchRecord, type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+
+export interface ChannelTemplate extends Row {
+  name: string;
+  deviceTypeModelId: number;
+  channelType: 'read' | 'write' | 'readwrite';
+  channelOrder: number;
+  channelCode: string;
+  unit: string;
+  dataLabel: string;
+  dataLimitMin: number | null;
+  dataLimitMax: number | null;
+}
+
+const TEMPLATES = 'device-channel-templates';
+
+function params(filter: ListParams['filter'], size: number, sort: string[] = []): ListParams {
+  return { filter, detailFilter: [], selectedColumns: null, pageable: { page: 1, size, sort } };
+}
+
+/** One record by id, cached where the generic screens cache it. */
+export function useRecord<T extends Row = Row>(prefix: string, id: number | undefined) {
+  return useQuery({
+    queryKey: keys.detail(prefix, id ?? 0),
+    queryFn: ({ signal }) => fetchRecord<T>(prefix, id as number, { signal }),
+    enabled: id !== undefined,
+  });
+}
+
+/** A list read through the List call, so live events patch it in place (see live-stream.ts). */
+export function useList<T extends Row = Row>(
+  prefix: string,
+  listParams: ListParams,
+  options: { enabled?: boolean; global?: boolean } = {},
+) {
+  return useQuery({
+    queryKey: keys.list(prefix, listParams),
+    queryFn: ({ signal }) => listRecords<T>(prefix, listParams, { signal, skipAccountFilter: options.global }),
+    enabled: options.enabled ?? true,
+  });
+}
+
+/** The channel templates of device models, in channel order. */
+export function useChannelTemplates(modelIds: readonly number[]) {
+  const ids = [...new Set(modelIds)].sort((a, b) => a - b);
+  return useList<ChannelTemplate>(TEMPLATES, params({ deviceTypeModelId: ids }, 1000, ['channelOrder,asc']), {
+    enabled: ids.length > 0,
+    global: true,
+  });
+}
+
+/** Every channel's latest value of some devices. */
+export function useLatestValues(deviceIds: readonly number[]) {
+  const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
+  return useList('channel-values', params({ deviceId: ids.length === 1 ? ids[0] : ids }, 1000), {
+    enabled: ids.length > 0,
+  });
+}
+
+/** The connection status of some devices. */
+export function useConnectionStatus(deviceIds: readonly number[]) {
+  const ids = [...new Set(deviceIds)].sort((a, b) => a - b);
+  return useList(
+    'device-connection-status',
+    params({ deviceId: ids.length === 1 ? ids[0] : ids }, 1000, ['dateTime,desc']),
+    { enabled: ids.length > 0 },
+  );
+}
+
+/** The template a model writes a channel through (`lamp` for on/off, `dim` for the level). */
+export function writeTemplate(
+  templates: readonly ChannelTemplate[],
+  modelId: number,
+  code: string,
+): ChannelTemplate | undefined {
+  return templates.find((t) => t.deviceTypeModelId === modelId && t.channelCode === code && t.channelType !== 'read');
+}
+
+/** How a channel is named on screen: its data label, else its name, else its code. */
+export function channelLabel(template: ChannelTemplate | undefined, fallback: string): string {
+  return template?.dataLabel || template?.name || template?.channelCode || fallback;
+}

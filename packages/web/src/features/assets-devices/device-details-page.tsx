@@ -1,0 +1,185 @@
+import { getResource } from '@lampyr/contract';
+import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Row, Space, Spin, Statistic, Tag, theme } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/error-message.ts';
+import type { Row as DataRow } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { recordLabel } from '../../resources/reference-data.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ConnectionTag } from './connection-tag.tsx';
+import {
+  type ChannelTemplate,
+  channelLabel,
+  useChannelTemplates,
+  useConnectionStatus,
+  useLatestValues,
+  useRecord,
+} from './device-data.ts';
+import { LiveBadge } from './live-badge.tsx';
+
+const devices = getResource('devices');
+
+function formatTime(value: unknown): string {
+  return typeof value === 'string' ? dayjs(value).format('L LTS') : '–';
+}
+
+function text(value: unknown): string {
+  return value === null || value === undefined || value === '' ? '–' : String(value);
+}
+
+/** Every channel's latest value with its label and unit, updated live. */
+function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: number | undefined }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const templates = useChannelTemplates(modelId === undefined ? [] : [modelId]);
+  const values = useLatestValues([deviceId]);
+  const byTemplate = new Map((values.data?.content ?? []).map((v) => [v.deviceChannelTemplateId as number, v]));
+  const shown: { id: number; template?: ChannelTemplate; value?: DataRow }[] = (templates.data?.content ?? []).map(
+    (template) => ({ id: template.id, template, value: byTemplate.get(template.id) }),
+  );
+  for (const [id, value] of byTemplate) if (!shown.some((s) => s.id === id)) shown.push({ id, value });
+
+  if (templates.isPending || values.isPending) return <Spin aria-label={t('state.loading')} />;
+  if (values.isError) return <Alert type="error" showIcon title={errorMessage(values.error, t)} />;
+  if (shown.length === 0) return <Empty description={t('device.noChannels')} />;
+  return (
+    <Row gutter={[token.margin, token.margin]}>
+      {shown.map(({ id, template, value }) => (
+        <Col key={id} xs={24} sm={12} md={8} xl={6}>
+          <Card size="small" data-testid={`channel-${template?.channelCode ?? id}`}>
+            <Statistic
+              title={channelLabel(template, `#${id}`)}
+              value={typeof value?.value === 'number' ? value.value : '–'}
+              suffix={template?.unit || undefined}
+            />
+            <Flex justify="space-between" align="center" style={{ marginTop: token.marginXS }}>
+              <span style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
+                {value ? formatTime(value.dateTime) : t('device.noValue')}
+              </span>
+              {value?.status === 'out_of_range' && <Tag color="warning">{t('device.outOfRange')}</Tag>}
+            </Flex>
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/** assets-devices/device-details: one device's identity, place, connection and live channel values. */
+export default function DeviceDetailsPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const labels = useResourceLabels(devices);
+  const [search, setSearch] = useSearchParams();
+  const id = Number(search.get('id')) || undefined;
+  const device = useRecord('devices', id);
+  const row = device.data;
+  const modelId = typeof row?.deviceTypeModelId === 'number' ? row.deviceTypeModelId : undefined;
+  const regionId = typeof row?.regionId === 'number' ? row.regionId : undefined;
+  const model = useRecord('device-models', modelId);
+  const region = useRecord('regions', regionId);
+  const status = useConnectionStatus(id === undefined ? [] : [id]);
+  const connection = status.data?.content[0];
+  const lat = typeof row?.latitude === 'number' ? row.latitude : undefined;
+  const lon = typeof row?.longitude === 'number' ? row.longitude : undefined;
+
+  return (
+    <Flex vertical gap={token.margin}>
+      <Card>
+        <Flex justify="space-between" align="center" wrap gap={token.margin}>
+          <h2 style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
+            {row ? recordLabel('devices', row) : t('device.detailsTitle')}
+          </h2>
+          <Space wrap>
+            <LiveBadge />
+            <div style={{ width: 280 }}>
+              <ReferenceSelect
+                prefix="devices"
+                aria-label={t('device.choose')}
+                placeholder={t('device.choose')}
+                value={id ?? null}
+                onChange={(next) => setSearch(typeof next === 'number' ? { id: String(next) } : {})}
+              />
+            </div>
+          </Space>
+        </Flex>
+      </Card>
+
+      {id === undefined ? (
+        <Card>
+          <Empty description={t('device.chooseHint')} />
+        </Card>
+      ) : device.isPending ? (
+        <Card>
+          <Spin aria-label={t('state.loading')} />
+        </Card>
+      ) : device.isError ? (
+        <Alert type="error" showIcon role="alert" title={errorMessage(device.error, t)} />
+      ) : (
+        <>
+          <Row gutter={[token.margin, token.margin]}>
+            <Col xs={24} lg={16}>
+              <Card title={t('device.identity')} size="small" style={{ height: '100%' }}>
+                <Descriptions size="small" column={{ xs: 1, sm: 2 }}>
+                  <Descriptions.Item label={labels.field('name')}>{text(row?.name)}</Descriptions.Item>
+                  <Descriptions.Item label={labels.field('code')}>{text(row?.code)}</Descriptions.Item>
+                  <Descriptions.Item label={labels.field('serialNumber')}>{text(row?.serialNumber)}</Descriptions.Item>
+                  <Descriptions.Item label={labels.field('devEui')}>{text(row?.devEui)}</Descriptions.Item>
+                  <Descriptions.Item label={labels.field('uid')}>{text(row?.uid)}</Descriptions.Item>
+                  <Descriptions.Item label={labels.field('deviceTypeModelId')}>
+                    {model.data ? recordLabel('device-models', model.data) : text(modelId)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={labels.field('regionId')}>
+                    {region.data ? recordLabel('regions', region.data) : text(regionId)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={labels.field('status')}>
+                    {row?.status ? labels.option('status', String(row.status)) : '–'}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={labels.field('address')}>{text(row?.address)}</Descriptions.Item>
+                  <Descriptions.Item label={t('device.location')}>
+                    {lat !== undefined && lon !== undefined ? (
+                      <a
+                        href={`https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=18/${lat}/${lon}`}
+                        target="_blank"
+                        rel="noreferrer"
+                      >
+                        {`${lat.toFixed(5)}, ${lon.toFixed(5)}`}
+                      </a>
+                    ) : (
+                      '–'
+                    )}
+                  </Descriptions.Item>
+                </Descriptions>
+              </Card>
+            </Col>
+            <Col xs={24} lg={8}>
+              <Card title={t('device.connection')} size="small" style={{ height: '100%' }}>
+                <Descriptions size="small" column={1}>
+                  <Descriptions.Item label={t('device.status')}>
+                    <ConnectionTag status={connection?.status} />
+                  </Descriptions.Item>
+                  <Descriptions.Item label={t('device.lastSeen')}>{formatTime(connection?.dateTime)}</Descriptions.Item>
+                  <Descriptions.Item label="RSSI">{text(connection?.rssi)}</Descriptions.Item>
+                  <Descriptions.Item label="SNR">{text(connection?.snr)}</Descriptions.Item>
+                </Descriptions>
+                <Space wrap>
+                  <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
+                    <Button>{t('menu.assets-devices.channel-write-values')}</Button>
+                  </Link>
+                  <Link to={`/assets-devices/graphic?deviceId=${id}`}>
+                    <Button>{t('menu.assets-devices.graphic')}</Button>
+                  </Link>
+                </Space>
+              </Card>
+            </Col>
+          </Row>
+          <Card title={t('device.channels')} size="small">
+            <ChannelValues deviceId={id} modelId={modelId} />
+          </Card>
+        </>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,137 @@
+import { LineChartOutlined } from '@ant-design/icons';
+import type { Bucket } from '@lampyr/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Flex, Select, Spin, theme } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
+import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
+import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
+
+interface ChartQuery {
+  deviceId: number;
+  channels: number[];
+  range: Range;
+  bucket: Bucket;
+}
+
+/**
+ * assets-devices/graphic (and the reports' chart): one or more channels of a device over a range
+ * of at most 15 days, averaged per time bucket by the aggregate API.
+ */
+export default function GraphicPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const [search, setSearch] = useSearchParams();
+  const deviceId = Number(search.get('deviceId')) || undefined;
+  const device = useRecord('devices', deviceId);
+  const modelId = device.data?.deviceTypeModelId as number | undefined;
+  const templates = useChannelTemplates(modelId === undefined ? [] : [modelId]);
+  const [picked, setPicked] = useState<number[]>();
+  const [range, setRange] = useState<Range>(lastDay);
+  const [bucket, setBucket] = useState<Bucket>(() => bucketFor(lastDay()));
+  const [query, setQuery] = useState<ChartQuery>();
+  const rangeError = useRangeError(range);
+
+  const readable = (templates.data?.content ?? []).filter((tpl) => tpl.deviceTypeModelId === modelId);
+  // Until the person picks, the first two channels of the model.
+  const channels = picked ?? readable.slice(0, 2).map((tpl) => tpl.id);
+  const byId = new Map(readable.map((tpl) => [tpl.id, tpl]));
+
+  const data = useQuery({
+    queryKey: ['query', 'channel-read-values', 'aggregate', 'graphic', query],
+    queryFn: ({ signal }) => {
+      const q = query as ChartQuery;
+      return averagesPerBucket(
+        [
+          { field: 'deviceId', operator: 'eq', value: q.deviceId },
+          { field: 'deviceChannelTemplateId', operator: 'in', value: q.channels },
+        ],
+        q.range,
+        q.bucket,
+        ['deviceChannelTemplateId'],
+        signal,
+      );
+    },
+    enabled: query !== undefined,
+  });
+  const series = seriesBy(data.data ?? [], 'deviceChannelTemplateId', (id) => {
+    const tpl = byId.get(id as number);
+    return { name: channelLabel(tpl, `#${String(id)}`), unit: tpl?.unit || undefined };
+  });
+
+  const canShow = deviceId !== undefined && channels.length > 0 && !rangeError;
+  return (
+    <Card>
+      <h2 style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>{t('menu.assets-devices.graphic')}</h2>
+      <Flex wrap gap={token.margin} align="flex-start" style={{ marginBottom: token.margin }}>
+        <div style={{ width: 260 }}>
+          <ReferenceSelect
+            prefix="devices"
+            aria-label={t('device.choose')}
+            placeholder={t('device.choose')}
+            value={deviceId ?? null}
+            onChange={(next) => {
+              setPicked(undefined);
+              setQuery(undefined);
+              setSearch(typeof next === 'number' ? { deviceId: String(next) } : {});
+            }}
+          />
+        </div>
+        <Select<number[]>
+          mode="multiple"
+          aria-label={t('chart.channels')}
+          placeholder={t('chart.channels')}
+          style={{ minWidth: 280 }}
+          value={channels}
+          onChange={setPicked}
+          loading={templates.isFetching}
+          disabled={deviceId === undefined}
+          options={readable.map((tpl) => ({
+            value: tpl.id,
+            label: tpl.unit
+              ? `${channelLabel(tpl, tpl.channelCode)} (${tpl.unit})`
+              : channelLabel(tpl, tpl.channelCode),
+          }))}
+        />
+        <RangeControls
+          range={range}
+          onRange={(next) => {
+            setRange(next);
+            setBucket(bucketFor(next));
+          }}
+          bucket={bucket}
+          onBucket={setBucket}
+        />
+        <Button
+          type="primary"
+          icon={<LineChartOutlined />}
+          disabled={!canShow}
+          onClick={() => deviceId !== undefined && setQuery({ deviceId, channels, range, bucket })}
+        >
+          {t('chart.show')}
+        </Button>
+      </Flex>
+      {deviceId === undefined ? (
+        <Empty description={t('device.chooseHint')} />
+      ) : !query ? (
+        <Empty description={t('chart.pressShow')} />
+      ) : data.isPending ? (
+        <Flex justify="center" style={{ padding: token.paddingLG }}>
+          <Spin aria-label={t('state.loading')} />
+        </Flex>
+      ) : data.isError ? (
+        <Alert type="error" showIcon role="alert" title={errorMessage(data.error, t)} />
+      ) : series.length === 0 ? (
+        <Empty description={t('chart.noData')} />
+      ) : (
+        <TimeSeriesChart series={series} label={t('chart.ariaLabel', { count: series.length })} />
+      )}
+    </Card>
+  );
+}

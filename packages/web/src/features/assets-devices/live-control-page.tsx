@@ -1,0 +1,280 @@
+import { BulbFilled, BulbOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { getResource } from '@lampyr/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Flex, Input, InputNumber, Popconfirm, Slider, Space, Table, Typography, theme } from 'antd';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/error-message.ts';
+import { keys } from '../../lib/query-keys.ts';
+import { listRecords, type Row } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { useReferenceNames } from '../../resources/reference-data.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import ResourcePage from '../../resources/resource-page.tsx';
+import { ConnectionTag } from './connection-tag.tsx';
+import { useChannelTemplates, useConnectionStatus, useLatestValues, useList, useRecord } from './device-data.ts';
+import { LiveBadge } from './live-badge.tsx';
+import { type Command, sendCommand } from './send-writes.ts';
+
+const devicesResource = getResource('devices');
+const PAGE_SIZE = 10;
+
+interface Filters {
+  regionId?: number;
+  deviceTypeModelId?: number;
+  q?: string;
+}
+
+/** The Live Control entry: on, off or a dim level for one device or a selection, confirmed first. */
+export default function LiveControlPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { message, modal } = App.useApp();
+  const client = useQueryClient();
+  const labels = useResourceLabels(devicesResource);
+  const [search] = useSearchParams();
+  const preselected = Number(search.get('deviceId')) || undefined;
+  const [filters, setFilters] = useState<Filters>({});
+  const [text, setText] = useState('');
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Map<number, Row>>(new Map());
+  const [level, setLevel] = useState(50);
+  const [sending, setSending] = useState(false);
+
+  const listParams = {
+    filter: { ...filters },
+    detailFilter: [],
+    selectedColumns: null,
+    pageable: { page, size: PAGE_SIZE, sort: ['name,asc'] },
+  };
+  const list = useList('devices', listParams);
+  const rows = list.data?.content ?? [];
+  const pre = useRecord('devices', preselected);
+  const preselectedRow = pre.data;
+  useEffect(() => {
+    if (preselectedRow)
+      setSelected((current) => (current.size ? current : new Map([[preselectedRow.id, preselectedRow]])));
+  }, [preselectedRow]);
+
+  const ids = rows.map((r) => r.id);
+  const modelIds = [...rows, ...selected.values()].map((r) => r.deviceTypeModelId as number);
+  const templates = useChannelTemplates(modelIds);
+  const values = useLatestValues(ids);
+  const statuses = useConnectionStatus(ids);
+  const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
+
+  const latest = useMemo(() => {
+    const codeOf = new Map((templates.data?.content ?? []).map((tpl) => [tpl.id, tpl.channelCode]));
+    const map = new Map<string, unknown>();
+    for (const v of values.data?.content ?? [])
+      map.set(`${String(v.deviceId)}:${codeOf.get(v.deviceChannelTemplateId as number)}`, v.value);
+    return map;
+  }, [templates.data, values.data]);
+  const statusOf = useMemo(
+    () => new Map((statuses.data?.content ?? []).map((s) => [s.deviceId as number, s.status])),
+    [statuses.data],
+  );
+
+  const selectAllMatching = async () => {
+    try {
+      const all = await listRecords('devices', {
+        ...listParams,
+        pageable: { page: 1, size: 1000, sort: ['name,asc'] },
+      });
+      setSelected(new Map(all.content.map((r) => [r.id, r])));
+    } catch (error) {
+      message.error(errorMessage(error, t));
+    }
+  };
+
+  const send = async (command: Command) => {
+    setSending(true);
+    try {
+      const result = await sendCommand([...selected.values()], templates.data?.content ?? [], command);
+      if (result.sent) message.success(t('liveControl.sent', { count: result.sent }));
+      if (result.unsupported) message.warning(t('liveControl.unsupported', { count: result.unsupported }));
+      const firstFailure = result.failed[0];
+      if (firstFailure)
+        modal.error({
+          title: t('liveControl.failed', { count: result.failed.length }),
+          content: errorMessage(firstFailure.error, t),
+        });
+    } finally {
+      setSending(false);
+      await client.invalidateQueries({ queryKey: keys.lists('channel-write-values') });
+    }
+  };
+
+  const confirm = (command: Command, label: string, icon: ReactNode, primary = false) => (
+    <Popconfirm
+      title={t('liveControl.confirmTitle', { command: label, count: selected.size })}
+      description={t('confirm.sendProfile')}
+      okText={t('liveControl.send')}
+      cancelText={t('action.cancel')}
+      onConfirm={() => send(command)}
+      disabled={selected.size === 0}
+    >
+      <Button icon={icon} type={primary ? 'primary' : 'default'} disabled={selected.size === 0} loading={sending}>
+        {label}
+      </Button>
+    </Popconfirm>
+  );
+
+  return (
+    <Flex vertical gap={token.margin}>
+      <Card>
+        <Flex justify="space-between" align="center" wrap gap={token.margin} style={{ marginBottom: token.margin }}>
+          <h2 style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
+            {t('menu.assets-devices.channel-write-values')}
+          </h2>
+          <LiveBadge />
+        </Flex>
+        <Flex wrap gap={token.marginSM} style={{ marginBottom: token.margin }}>
+          <div style={{ width: 220 }}>
+            <ReferenceSelect
+              prefix="regions"
+              aria-label={labels.field('regionId')}
+              placeholder={labels.field('regionId')}
+              value={filters.regionId ?? null}
+              onChange={(v) => {
+                setFilters((f) => ({ ...f, regionId: typeof v === 'number' ? v : undefined }));
+                setPage(1);
+              }}
+            />
+          </div>
+          <div style={{ width: 260 }}>
+            <ReferenceSelect
+              prefix="device-models"
+              aria-label={labels.field('deviceTypeModelId')}
+              placeholder={labels.field('deviceTypeModelId')}
+              value={filters.deviceTypeModelId ?? null}
+              onChange={(v) => {
+                setFilters((f) => ({ ...f, deviceTypeModelId: typeof v === 'number' ? v : undefined }));
+                setPage(1);
+              }}
+            />
+          </div>
+          <Input.Search
+            allowClear
+            style={{ width: 240 }}
+            aria-label={t('resource.search', { title: labels.title })}
+            placeholder={t('resource.searchPlaceholder')}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onSearch={(v) => {
+              setFilters((f) => ({ ...f, q: v.trim() || undefined }));
+              setPage(1);
+            }}
+          />
+          <Button onClick={() => void selectAllMatching()}>
+            {t('liveControl.selectAll', { total: list.data?.totalElements ?? 0 })}
+          </Button>
+          {selected.size > 0 && (
+            <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
+          )}
+        </Flex>
+        <Table<Row>
+          rowKey="id"
+          size="small"
+          loading={list.isFetching}
+          dataSource={rows}
+          scroll={{ x: 'max-content' }}
+          rowSelection={{
+            selectedRowKeys: [...selected.keys()],
+            preserveSelectedRowKeys: true,
+            onChange: (_keys, chosen) => {
+              const next = new Map<number, Row>();
+              for (const key of _keys) {
+                const row = chosen.find((r) => r?.id === key) ?? selected.get(Number(key));
+                if (row) next.set(row.id, row);
+              }
+              setSelected(next);
+            },
+          }}
+          pagination={{
+            current: page,
+            pageSize: PAGE_SIZE,
+            total: list.data?.totalElements ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            { key: 'name', dataIndex: 'name', title: labels.field('name') },
+            {
+              key: 'model',
+              title: labels.field('deviceTypeModelId'),
+              render: (_v, r) => names.get('device-models')?.get(r.deviceTypeModelId as number) ?? '–',
+            },
+            {
+              key: 'region',
+              title: labels.field('regionId'),
+              render: (_v, r) => names.get('regions')?.get(r.regionId as number) ?? '–',
+            },
+            {
+              key: 'connection',
+              title: t('device.status'),
+              render: (_v, r) => <ConnectionTag status={statusOf.get(r.id)} />,
+            },
+            {
+              key: 'lamp',
+              title: t('liveControl.lamp'),
+              render: (_v, r) => {
+                const v = latest.get(`${r.id}:lamp`);
+                return v === undefined ? '–' : v ? t('liveControl.on') : t('liveControl.off');
+              },
+            },
+            {
+              key: 'dim',
+              title: t('liveControl.dim'),
+              render: (_v, r) => {
+                const v = latest.get(`${r.id}:dim`);
+                return v === undefined ? '–' : `${String(v)} %`;
+              },
+            },
+          ]}
+        />
+        <Flex
+          wrap
+          align="center"
+          gap={token.marginSM}
+          style={{
+            marginTop: token.margin,
+            paddingTop: token.margin,
+            borderTop: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <Typography.Text strong data-testid="selection-count">
+            {t('liveControl.selected', { count: selected.size })}
+          </Typography.Text>
+          <Space wrap>
+            {confirm({ code: 'lamp', value: 1 }, t('liveControl.turnOn'), <BulbFilled />, true)}
+            {confirm({ code: 'lamp', value: 0 }, t('liveControl.turnOff'), <BulbOutlined />)}
+          </Space>
+          <Flex align="center" gap={token.marginXS}>
+            <Typography.Text id="dim-level">{t('liveControl.dimLevel')}</Typography.Text>
+            <Slider
+              min={0}
+              max={100}
+              value={level}
+              onChange={setLevel}
+              style={{ width: 160 }}
+              ariaLabelledByForHandle="dim-level"
+            />
+            <InputNumber
+              min={0}
+              max={100}
+              value={level}
+              onChange={(v) => setLevel(typeof v === 'number' ? v : 0)}
+              suffix="%"
+              aria-label={t('liveControl.dimLevel')}
+              style={{ width: 90 }}
+            />
+            {confirm({ code: 'dim', value: level }, t('liveControl.dimTo', { level }), <ThunderboltOutlined />)}
+          </Flex>
+        </Flex>
+      </Card>
+      <ResourcePage resource="channel-write-values" />
+    </Flex>
+  );
+}

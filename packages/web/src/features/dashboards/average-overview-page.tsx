@@ -1,0 +1,159 @@
+import { LineChartOutlined } from '@ant-design/icons';
+import type { Bucket } from '@lampyr/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Flex, Select, Spin, Table, theme } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
+import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
+import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
+import { listRecords, type Row } from '../../lib/resource-api.ts';
+import { recordLabel } from '../../resources/reference-data.ts';
+import { type ChannelKind, useChannelKinds } from './channel-choice.ts';
+
+interface OverviewQuery {
+  kind: ChannelKind;
+  range: Range;
+  bucket: Bucket;
+}
+
+interface RegionAverages {
+  region: Row;
+  rows: AggregateRow[];
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Every region's averages of one channel: per bucket for the chart, over the range for the table. */
+async function regionAverages(q: OverviewQuery, signal: AbortSignal): Promise<RegionAverages[]> {
+  const page = <T extends Row>(prefix: string, filter: Record<string, number> | null, columns: string[]) =>
+    listRecords<T>(
+      prefix,
+      {
+        filter,
+        detailFilter: [],
+        selectedColumns: Object.fromEntries(columns.map((c) => [c, true])),
+        pageable: { page: 1, size: 1000, sort: [] },
+      },
+      { signal },
+    );
+  const [regions, devices] = await Promise.all([page('regions', null, ['name']), page('devices', null, ['regionId'])]);
+  return Promise.all(
+    regions.content.map(async (region) => {
+      const ids = devices.content.filter((d) => d.regionId === region.id).map((d) => d.id);
+      if (ids.length === 0) return { region, rows: [] };
+      const rows = await averagesPerBucket(
+        [
+          { field: 'deviceChannelTemplateId', operator: 'in', value: q.kind.templateIds },
+          { field: 'deviceId', operator: 'in', value: ids },
+        ],
+        q.range,
+        q.bucket,
+        [],
+        signal,
+      );
+      return { region, rows };
+    }),
+  );
+}
+
+/** The menu's Average Overview: one channel's average per region, over time and over the range. */
+export default function AverageOverviewPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { kinds } = useChannelKinds();
+  const [code, setCode] = useState<string>();
+  const [range, setRange] = useState<Range>(lastDay);
+  const [bucket, setBucket] = useState<Bucket>('1h');
+  const [query, setQuery] = useState<OverviewQuery>();
+  const rangeError = useRangeError(range);
+  const kind = kinds.find((k) => k.code === (code ?? 'power')) ?? kinds[0];
+
+  const data = useQuery({
+    queryKey: ['query', 'channel-read-values', 'aggregate', 'overview', query],
+    queryFn: ({ signal }) => regionAverages(query as OverviewQuery, signal),
+    enabled: query !== undefined,
+  });
+  const unit = query?.kind.unit || undefined;
+  const series = (data.data ?? [])
+    .filter((r) => r.rows.length > 0)
+    .flatMap((r) => seriesBy(r.rows, undefined, () => ({ name: recordLabel('regions', r.region), unit })));
+  const summary = (data.data ?? []).map(({ region, rows }) => {
+    const count = rows.reduce((n, r) => n + Number(r.count ?? 0), 0);
+    const weighted = rows.reduce((n, r) => n + Number(r.avg ?? 0) * Number(r.count ?? 0), 0);
+    const mins = rows.map((r) => r.min).filter((v): v is number => typeof v === 'number');
+    const maxes = rows.map((r) => r.max).filter((v): v is number => typeof v === 'number');
+    return {
+      key: region.id,
+      region: recordLabel('regions', region),
+      count,
+      avg: count ? round(weighted / count) : undefined,
+      min: mins.length ? round(Math.min(...mins)) : undefined,
+      max: maxes.length ? round(Math.max(...maxes)) : undefined,
+    };
+  });
+  const withUnit = (v: number | undefined) => (v === undefined ? '–' : unit ? `${v} ${unit}` : String(v));
+
+  return (
+    <Card>
+      <h2 style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>{t('menu.dashboards.overview')}</h2>
+      <Flex wrap gap={token.margin} align="flex-start" style={{ marginBottom: token.margin }}>
+        <Select<string>
+          aria-label={t('chart.channel')}
+          style={{ width: 220 }}
+          value={kind?.code}
+          onChange={setCode}
+          options={kinds.map((k) => ({ value: k.code, label: k.unit ? `${k.label} (${k.unit})` : k.label }))}
+        />
+        <RangeControls
+          range={range}
+          onRange={(next) => {
+            setRange(next);
+            setBucket(bucketFor(next));
+          }}
+          bucket={bucket}
+          onBucket={setBucket}
+        />
+        <Button
+          type="primary"
+          icon={<LineChartOutlined />}
+          disabled={!kind || Boolean(rangeError)}
+          onClick={() => kind && setQuery({ kind, range, bucket })}
+        >
+          {t('chart.show')}
+        </Button>
+      </Flex>
+      {!query ? (
+        <Empty description={t('chart.pressShow')} />
+      ) : data.isPending ? (
+        <Flex justify="center" style={{ padding: token.paddingLG }}>
+          <Spin aria-label={t('state.loading')} />
+        </Flex>
+      ) : data.isError ? (
+        <Alert type="error" showIcon role="alert" title={errorMessage(data.error, t)} />
+      ) : (
+        <Flex vertical gap={token.margin}>
+          {series.length === 0 ? (
+            <Empty description={t('chart.noData')} />
+          ) : (
+            <TimeSeriesChart series={series} label={t('chart.ariaLabel', { count: series.length })} />
+          )}
+          <Table
+            size="small"
+            pagination={false}
+            dataSource={summary}
+            columns={[
+              { key: 'region', dataIndex: 'region', title: t('chart.region') },
+              { key: 'avg', dataIndex: 'avg', title: t('chart.measures.avg'), render: withUnit },
+              { key: 'min', dataIndex: 'min', title: t('chart.measures.min'), render: withUnit },
+              { key: 'max', dataIndex: 'max', title: t('chart.measures.max'), render: withUnit },
+              { key: 'count', dataIndex: 'count', title: t('chart.readings') },
+            ]}
+          />
+        </Flex>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,212 @@
+import type { Page } from '@lampyr/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { create } from 'zustand';
+import { apiUrl, request } from './api-client.ts';
+import { queryClient } from './query-client.ts';
+import { keys } from './query-keys.ts';
+import type { Row } from './resource-api.ts';
+import { authToken, selectedAccountId } from './session-storage.ts';
+
+/** A channel's new latest value. */
+export interface LiveValue {
+  deviceId: number;
+  deviceChannelTemplateId: number;
+  channelCode: string;
+  value: number;
+  status: string;
+  dateTime: string;
+}
+
+/** A device's connection status. */
+export interface LiveStatus {
+  deviceId: number;
+  status: 'online' | 'offline';
+  dateTime: string;
+  rssi: number | null;
+  snr: number | null;
+}
+
+/** A channel write's progress: pending → sent → acknowledged / failed. */
+export interface LiveWrite {
+  id: number;
+  deviceId: number;
+  deviceChannelTemplateId: number;
+  value: number;
+  status: 'pending' | 'sent' | 'acknowledged' | 'failed';
+  message: string | null;
+}
+
+export type LiveEvent =
+  | ({ type: 'value' } & LiveValue)
+  | ({ type: 'status' } & LiveStatus)
+  | ({ type: 'write' } & LiveWrite);
+
+export type LiveState = 'idle' | 'connecting' | 'open' | 'retrying';
+
+export const useLiveState = create<{ state: LiveState; events: number }>(() => ({ state: 'idle', events: 0 }));
+
+type ListData = Page<Row> | undefined;
+
+/** Patches the cached lists of `prefix` whose rows match; says whether any cached row matched. */
+function patchLists(
+  client: QueryClient,
+  prefix: string,
+  matches: (row: Row) => boolean,
+  patch: Record<string, unknown>,
+): boolean {
+  let found = false;
+  client.setQueriesData<ListData>({ queryKey: keys.lists(prefix) }, (page) => {
+    if (!page?.content?.some(matches)) return page;
+    found = true;
+    return { ...page, content: page.content.map((row) => (matches(row) ? { ...row, ...patch } : row)) };
+  });
+  return found;
+}
+
+/** Whether a cached list of `prefix` is filtered on `field` to include `value` (it should show it). */
+function listsWaitingFor(client: QueryClient, prefix: string, field: string, value: number): boolean {
+  return client
+    .getQueryCache()
+    .findAll({ queryKey: keys.lists(prefix) })
+    .some((query) => {
+      const params = query.queryKey[3] as { filter?: Record<string, unknown> | null } | undefined;
+      const wanted = params?.filter?.[field];
+      return wanted === value || (Array.isArray(wanted) && wanted.includes(value));
+    });
+}
+
+const pendingRefresh = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Refreshes a resource's lists once for a burst of events that they do not hold yet. */
+function refreshSoon(client: QueryClient, prefix: string): void {
+  if (pendingRefresh.has(prefix)) return;
+  pendingRefresh.set(
+    prefix,
+    setTimeout(() => {
+      pendingRefresh.delete(prefix);
+      void client.invalidateQueries({ queryKey: keys.lists(prefix) });
+    }, 1000),
+  );
+}
+
+/**
+ * Writes one live event into the cached answers of the query API, so every screen showing the
+ * record redraws without a reload: latest values, connection statuses and writes in place; a
+ * list filtered to the event's device that lacks it is refetched.
+ */
+export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
+  if (event.type === 'value') {
+    const { deviceId, deviceChannelTemplateId, value, status, dateTime } = event;
+    const found = patchLists(
+      client,
+      'channel-values',
+      (r) => r.deviceId === deviceId && r.deviceChannelTemplateId === deviceChannelTemplateId,
+      { value, status, dateTime },
+    );
+    if (!found && listsWaitingFor(client, 'channel-values', 'deviceId', deviceId))
+      refreshSoon(client, 'channel-values');
+  } else if (event.type === 'status') {
+    const { deviceId, status, dateTime, rssi, snr } = event;
+    const found = patchLists(client, 'device-connection-status', (r) => r.deviceId === deviceId, {
+      status,
+      dateTime,
+      rssi,
+      snr,
+    });
+    if (!found && listsWaitingFor(client, 'device-connection-status', 'deviceId', deviceId))
+      refreshSoon(client, 'device-connection-status');
+  } else if (event.type === 'write') {
+    const { id, status, message, value } = event;
+    const patch = { status, message, value };
+    const found = patchLists(client, 'channel-write-values', (r) => r.id === id, patch);
+    client.setQueryData<Row>(keys.detail('channel-write-values', id), (row) => (row ? { ...row, ...patch } : row));
+    if (!found) refreshSoon(client, 'channel-write-values');
+  }
+}
+
+type Listener = (event: LiveEvent) => void;
+const listeners = new Set<Listener>();
+
+/** Hears every live event of this tab's shared connection. */
+export function onLiveEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const RETRY_MS = 5000;
+let source: EventSource | undefined;
+let users = 0;
+let retry: ReturnType<typeof setTimeout> | undefined;
+
+export function streamUrl(): string | undefined {
+  const token = authToken();
+  const accountId = selectedAccountId();
+  if (!token || !accountId) return undefined;
+  const query = new URLSearchParams({ accountId, token });
+  const url = apiUrl('query', 'stream');
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+function dispatch(type: LiveEvent['type'], data: string): void {
+  let event: LiveEvent;
+  try {
+    event = { type, ...(JSON.parse(data) as object) } as LiveEvent;
+  } catch {
+    return;
+  }
+  applyLiveEvent(queryClient, event);
+  useLiveState.setState((s) => ({ events: s.events + 1 }));
+  for (const listener of listeners) listener(event);
+}
+
+function close(): void {
+  clearTimeout(retry);
+  retry = undefined;
+  source?.close();
+  source = undefined;
+}
+
+function open(): void {
+  close();
+  const url = streamUrl();
+  if (!url || typeof EventSource === 'undefined') return;
+  useLiveState.setState({ state: 'connecting' });
+  const es = new EventSource(url);
+  source = es;
+  es.onopen = () => useLiveState.setState({ state: 'open' });
+  for (const type of ['value', 'status', 'write'] as const)
+    es.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
+  es.onerror = () => {
+    // The browser reconnects by itself after a dropped stream; a refused one (401, 5xx) is closed.
+    if (es.readyState !== EventSource.CLOSED) {
+      useLiveState.setState({ state: 'retrying' });
+      return;
+    }
+    useLiveState.setState({ state: 'retrying' });
+    // A call through the client hears a 401 and ends the session; anything else is retried.
+    void request('query', 'auth/me').catch(() => undefined);
+    retry = setTimeout(() => {
+      if (users > 0 && source === es) open();
+    }, RETRY_MS);
+  };
+}
+
+/**
+ * One live connection per tab, shared by every screen that uses this hook; opened by the first,
+ * closed after the last. Events land in the TanStack Query cache (see applyLiveEvent).
+ */
+export function useLiveStream(): LiveState {
+  useEffect(() => {
+    users += 1;
+    if (users === 1) open();
+    return () => {
+      users -= 1;
+      if (users === 0) {
+        close();
+        useLiveState.setState({ state: 'idle' });
+      }
+    };
+  }, []);
+  return useLiveState((s) => s.state);
+}

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Bucket } from '@lampyr/contract';
+import { fireEvent, render, screen } from '@testing-library/react';
+import dayjs from 'dayjs';
+import i18next from 'i18next';
+import { useState } from 'react';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bucketFor, type Range, rangeTooLong } from '../src/charts/chart-range.ts';
+import { RangeControls } from '../src/charts/range-controls.tsx';
+
+const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
+const load = (lng: string) => JSON.parse(readFileSync(join(locales, lng, 'console.json'), 'utf8'));
+const i18n = i18next.createInstance();
+
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({
+    lng: 'en',
+    resources: { en: { console: load('en') }, tr: { console: load('tr') } },
+    defaultNS: 'console',
+    interpolation: { escapeValue: false },
+  });
+});
+
+const start = dayjs('2026-03-01T00:00:00Z');
+
+function Harness({ initial }: { initial: Range }) {
+  const [range, setRange] = useState<Range>(initial);
+  const [bucket, setBucket] = useState<Bucket>('1h');
+  return (
+    <I18nextProvider i18n={i18n}>
+      <RangeControls range={range} onRange={setRange} bucket={bucket} onBucket={setBucket} />
+      <button type="button" onClick={() => setRange([start, start.add(16, 'day')])}>
+        widen
+      </button>
+    </I18nextProvider>
+  );
+}
+
+describe('chart range', () => {
+  it('allows 15 days and refuses a minute more', () => {
+    expect(rangeTooLong([start, start.add(15, 'day')])).toBe(false);
+    expect(rangeTooLong([start, start.add(15, 'day').add(1, 'minute')])).toBe(true);
+  });
+
+  it('picks a bucket that keeps a chart readable', () => {
+    expect(bucketFor([start, start.add(3, 'hour')])).toBe('5m');
+    expect(bucketFor([start, start.add(1, 'day')])).toBe('15m');
+    expect(bucketFor([start, start.add(15, 'day')])).toBe('1h');
+  });
+
+  it("says SPEC's messages: the hint, then the refusal of a longer range, in English and Turkish", async () => {
+    render(<Harness initial={[start, start.add(2, 'day')]} />);
+    expect(screen.getByText('Select max 15 days')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByText('widen'));
+    expect(screen.getByRole('alert').textContent).toBe('Please select max 15 days');
+    await i18n.changeLanguage('tr');
+    expect((await screen.findByRole('alert')).textContent).toBe('Lütfen en fazla 15 gün seçin');
+    await i18n.changeLanguage('en');
+  });
+});
