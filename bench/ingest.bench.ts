@@ -47,7 +47,7 @@ function nextMessage(child: ChildProcess, type: string): Promise<Message> {
 
 async function run(label: string, env: Record<string, string>, duration: number): Promise<Result> {
   const child = fork(join(import.meta.dirname, 'ingest-worker.ts'), {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

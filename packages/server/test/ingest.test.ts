@@ -72,13 +72,19 @@ describe('ChirpStack uplinks, end to end', () => {
       ['temperature', 36, 'ok', 'fcnt:1842'],
     ]);
 
-    const latest = await client.list('channel-values', { filter: { deviceId }, pageable: { page: 1, size: 10 } });
-    expect(latest.body.data.totalElements).toBe(5);
+    // Latest values and status follow their readings within a moment (one writer keeps them).
+    const latest = await eventually(async () => {
+      const page = await client.list('channel-values', { filter: { deviceId }, pageable: { page: 1, size: 10 } });
+      return page.body.data.totalElements === 5 && page;
+    });
     expect(latest.body.data.content[0].dateTime).toBe('2026-11-21T18:04:11.530Z');
 
-    const status = await client.list('device-connection-status', {
-      filter: { deviceId },
-      pageable: { page: 1, size: 1 },
+    const status = await eventually(async () => {
+      const page = await client.list('device-connection-status', {
+        filter: { deviceId },
+        pageable: { page: 1, size: 1 },
+      });
+      return page.body.data.totalElements === 1 && page;
     });
     // The best of the two gateways that heard the frame.
     expect(status.body.data.content[0]).toMatchObject({ status: 'online', rssi: -97, snr: 6.5 });

@@ -59,6 +59,8 @@ export interface WriterOptions {
   maxReadings?: number;
 }
 
+const LATEST_DELAY_MS = 100;
+
 /** One array parameter (drizzle would otherwise spread a JavaScript array into a parameter list). */
 const list = (values: unknown[]) => sql.param(values);
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
@@ -74,12 +76,16 @@ export class BatchWriter {
   private running = 0;
   private scheduled = false;
   private months = new Map<string, Promise<unknown>>();
+  private latestPending = new Map<string, Reading>();
+  private seenPending = new Map<number, DeviceSeen>();
+  private latestFlush: Promise<void> | undefined;
   private readonly maxReadings: number;
 
   constructor(
     private readonly db: Db,
     private readonly events: LiveEvents,
     private readonly options: WriterOptions,
+    private readonly onLatestError: (error: unknown) => void = () => {},
   ) {
     this.maxReadings = options.maxReadings ?? 10_000;
   }
@@ -91,9 +97,11 @@ export class BatchWriter {
     });
   }
 
-  /** Resolves once everything submitted so far is stored. */
+  /** Resolves once everything submitted so far is stored, latest values included. */
   async drain(): Promise<void> {
-    while (this.waiting.length || this.running) await new Promise((r) => setTimeout(r, 5));
+    while (this.waiting.length || this.running || this.latestFlush) {
+      await (this.latestFlush ?? new Promise((r) => setTimeout(r, 5)));
+    }
   }
 
   private schedule(): void {
@@ -169,28 +177,6 @@ export class BatchWriter {
             ${list(readings.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(readings.map((r) => r.status))}::text[],
             ${list(readings.map((r) => r.frameKey))}::text[])
           ON CONFLICT DO NOTHING`);
-        await tx.execute(sql`
-          INSERT INTO channel_values (account_id, device_id, device_channel_template_id, value, date_time, status)
-          SELECT * FROM unnest(
-            ${list(latestRows.map((r) => r.accountId))}::bigint[], ${list(latestRows.map((r) => r.deviceId))}::bigint[],
-            ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.value))}::float8[],
-            ${list(latestRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(latestRows.map((r) => r.status))}::text[])
-          ON CONFLICT (device_id, device_channel_template_id) DO UPDATE
-            SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
-            WHERE channel_values.date_time < excluded.date_time`);
-      }
-      if (seenRows.length) {
-        await tx.execute(sql`
-          INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
-          SELECT a, d, 'online', t, r, s FROM unnest(
-            ${list(seenRows.map((r) => r.accountId))}::bigint[], ${list(seenRows.map((r) => r.deviceId))}::bigint[],
-            ${list(seenRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(seenRows.map((r) => r.rssi))}::float8[],
-            ${list(seenRows.map((r) => r.snr))}::float8[]) AS u(a, d, t, r, s)
-          ON CONFLICT (device_id) DO UPDATE
-            SET status = 'online', date_time = excluded.date_time, updated_at = now(),
-                rssi = coalesce(excluded.rssi, device_connection_status.rssi),
-                snr = coalesce(excluded.snr, device_connection_status.snr)
-            WHERE device_connection_status.date_time <= excluded.date_time`);
       }
       if (logs.length) {
         await tx.execute(sql`
@@ -213,7 +199,69 @@ export class BatchWriter {
       }
       return changed;
     });
+    this.keepLatest(latestRows, seenRows);
     return this.eventsOf(latestRows, seenRows, answered);
+  }
+
+  /**
+   * Latest values and connection status are written by one flusher, a moment after their readings
+   * commit: concurrent batches would otherwise queue on the same rows' locks. They are derived data:
+   * the readings, committed before the acknowledgement, remain the record.
+   */
+  private keepLatest(latestRows: Reading[], seenRows: DeviceSeen[]): void {
+    for (const r of latestRows) {
+      const key = `${r.deviceId}:${r.templateId}`;
+      const before = this.latestPending.get(key);
+      if (!before || before.dateTime < r.dateTime) this.latestPending.set(key, r);
+    }
+    for (const seen of seenRows) {
+      const before = this.seenPending.get(seen.deviceId);
+      if (!before || before.dateTime <= seen.dateTime) this.seenPending.set(seen.deviceId, seen);
+    }
+    if (!this.latestFlush)
+      this.latestFlush = new Promise((resolve) => setTimeout(resolve, LATEST_DELAY_MS)).then(() => this.flushLatest());
+  }
+
+  private async flushLatest(): Promise<void> {
+    const latestRows = [...this.latestPending.values()].sort(
+      (a, b) => a.deviceId - b.deviceId || a.templateId - b.templateId,
+    );
+    const seenRows = [...this.seenPending.values()].sort((a, b) => a.deviceId - b.deviceId);
+    this.latestPending.clear();
+    this.seenPending.clear();
+    try {
+      await this.db.transaction(async (tx) => {
+        if (latestRows.length) {
+          await tx.execute(sql`
+            INSERT INTO channel_values (account_id, device_id, device_channel_template_id, value, date_time, status)
+            SELECT * FROM unnest(
+              ${list(latestRows.map((r) => r.accountId))}::bigint[], ${list(latestRows.map((r) => r.deviceId))}::bigint[],
+              ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.value))}::float8[],
+              ${list(latestRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(latestRows.map((r) => r.status))}::text[])
+            ON CONFLICT (device_id, device_channel_template_id) DO UPDATE
+              SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
+              WHERE channel_values.date_time < excluded.date_time`);
+        }
+        if (seenRows.length) {
+          await tx.execute(sql`
+            INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
+            SELECT a, d, 'online', t, r, s FROM unnest(
+              ${list(seenRows.map((r) => r.accountId))}::bigint[], ${list(seenRows.map((r) => r.deviceId))}::bigint[],
+              ${list(seenRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(seenRows.map((r) => r.rssi))}::float8[],
+              ${list(seenRows.map((r) => r.snr))}::float8[]) AS u(a, d, t, r, s)
+            ON CONFLICT (device_id) DO UPDATE
+              SET status = 'online', date_time = excluded.date_time, updated_at = now(),
+                  rssi = coalesce(excluded.rssi, device_connection_status.rssi),
+                  snr = coalesce(excluded.snr, device_connection_status.snr)
+              WHERE device_connection_status.date_time <= excluded.date_time`);
+        }
+      });
+    } catch (error) {
+      this.onLatestError(error);
+    } finally {
+      this.latestFlush = undefined;
+      if (this.latestPending.size || this.seenPending.size) this.keepLatest([], []);
+    }
   }
 
   private eventsOf(latest: Reading[], seen: DeviceSeen[], answered: Record<string, unknown>[]) {

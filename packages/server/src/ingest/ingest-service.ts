@@ -38,9 +38,9 @@ export interface Ingest {
 export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const { db, live } = options;
   const directory = new DeviceDirectory(db);
-  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 3 : 1 });
-  const handler = new UplinkHandler(directory);
   const onError = (error: unknown) => options.log.error(error, 'ingest');
+  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 3 : 1 }, onError);
+  const handler = new UplinkHandler(directory);
 
   const subscriber = new MqttSubscriber({
     url: options.url,
