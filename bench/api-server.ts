@@ -45,14 +45,17 @@ await db.execute(sql`vacuum analyze addresses`);
  * The list call's two statements written out by hand and sent straight through the driver with the
  * same parameters: the page and the count, side by side, as the API runs them.
  */
-const client = (db as unknown as { $client: { query(text: string, params: unknown[]): Promise<unknown> } }).$client;
+const client = (db as unknown as { $client: { query(query: unknown, params?: unknown[]): Promise<unknown> } }).$client;
 const columns = `id, created_at, updated_at, account_id, name, address, street, neighbourhood, postal_code, city_id, state_id, country_id`;
 const pageSql = `select ${columns} from addresses where account_id = $1 and street = $2 order by name asc, id asc limit $3 offset $4`;
 const countSql = `select count(*) from addresses where account_id = $1 and street = $2`;
+// Named statements on PostgreSQL, as the API prepares its own; PGlite has one session and no names.
+const statement = (name: string, text: string, values: unknown[]) =>
+  url ? client.query({ name, text, values }) : client.query(text, values);
 async function driverQuery(): Promise<void> {
   await Promise.all([
-    client.query(pageSql, [accountId, 'Street 7', 20, 0]),
-    client.query(countSql, [accountId, 'Street 7']),
+    statement('bench_page', pageSql, [accountId, 'Street 7', 20, 0]),
+    statement('bench_count', countSql, [accountId, 'Street 7']),
   ]);
 }
 
