@@ -29,3 +29,8 @@ export const CHART_BUCKETS: readonly Bucket[] = ['5m', '15m', '1h', '1d'];
 export function rangeFilter([from, to]: Range) {
   return { field: 'dateTime', operator: 'between' as const, value: [from.toISOString(), to.toISOString()] };
 }
+
+/** A range as the ISO times a chart's time axis spans. */
+export function spanOf([from, to]: Range): [string, string] {
+  return [from.toISOString(), to.toISOString()];
+}

@@ -21,10 +21,13 @@ export interface TimeSeries {
 export function TimeSeriesChart({
   series,
   label,
+  span,
   height = 380,
 }: {
   series: TimeSeries[];
   label: string;
+  /** The range asked for: the time axis shows all of it, however few readings fall in it. */
+  span?: [string, string];
   height?: number;
 }) {
   const { token } = theme.useToken();
@@ -74,7 +77,13 @@ export function TimeSeriesChart({
           top: 40,
           bottom: 72,
         },
-        xAxis: { type: 'time', axisLine, axisLabel: { color: token.colorTextSecondary } },
+        xAxis: {
+          type: 'time',
+          min: span?.[0],
+          max: span?.[1],
+          axisLine,
+          axisLabel: { color: token.colorTextSecondary },
+        },
         yAxis: units.map((unit, i) => ({
           type: 'value',
           name: unit,
@@ -105,7 +114,7 @@ export function TimeSeriesChart({
       },
       true,
     );
-  }, [series, token]);
+  }, [series, span, token]);
 
   return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;
 }

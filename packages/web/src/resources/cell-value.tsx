@@ -9,6 +9,17 @@ import type { ResourceLabels } from './labels.ts';
 
 dayjs.extend(localizedFormat);
 
+/** States that read at a glance across resources: a write's progress, a device's connection. */
+const STATE_COLOURS: Record<string, string | undefined> = {
+  pending: 'default',
+  sent: 'processing',
+  acknowledged: 'success',
+  failed: 'error',
+  online: 'success',
+  offline: 'error',
+  out_of_range: 'warning',
+};
+
 /** How a value of a field kind reads in a table cell or a detail view. */
 export function CellValue({
   name,
@@ -42,7 +53,7 @@ export function CellValue({
         </Flex>
       );
     case 'enum':
-      return <Tag>{labels.option(name, String(value))}</Tag>;
+      return <Tag color={STATE_COLOURS[String(value)]}>{labels.option(name, String(value))}</Tag>;
     case 'reference':
       return referenceName ?? `#${String(value)}`;
     case 'date':

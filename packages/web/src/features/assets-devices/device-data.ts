@@ -9,6 +9,7 @@ export interface ChannelTemplate extends Row {
   channelOrder: number;
   channelCode: string;
   unit: string;
+  dataType: string;
   dataLabel: string;
   dataLimitMin: number | null;
   dataLimitMax: number | null;

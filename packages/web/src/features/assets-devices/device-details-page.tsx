@@ -1,6 +1,7 @@
 import { getResource } from '@lampyr/contract';
 import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Row, Space, Spin, Statistic, Tag, theme } from 'antd';
 import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -29,6 +30,13 @@ function text(value: unknown): string {
   return value === null || value === undefined || value === '' ? '–' : String(value);
 }
 
+/** A reading as shown: on/off for a boolean channel, the number otherwise. */
+function reading(template: ChannelTemplate | undefined, value: unknown, t: TFunction): string | number {
+  if (typeof value !== 'number') return '–';
+  if (template?.dataType === 'bool') return value ? t('liveControl.on') : t('liveControl.off');
+  return value;
+}
+
 /** Every channel's latest value with its label and unit, updated live. */
 function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: number | undefined }) {
   const { t } = useTranslation();
@@ -51,8 +59,8 @@ function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: numbe
           <Card size="small" data-testid={`channel-${template?.channelCode ?? id}`}>
             <Statistic
               title={channelLabel(template, `#${id}`)}
-              value={typeof value?.value === 'number' ? value.value : '–'}
-              suffix={template?.unit || undefined}
+              value={reading(template, value?.value, t)}
+              suffix={template?.dataType === 'bool' ? undefined : template?.unit || undefined}
             />
             <Flex justify="space-between" align="center" style={{ marginTop: token.marginXS }}>
               <span style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
@@ -164,7 +172,7 @@ export default function DeviceDetailsPage() {
                   <Descriptions.Item label="RSSI">{text(connection?.rssi)}</Descriptions.Item>
                   <Descriptions.Item label="SNR">{text(connection?.snr)}</Descriptions.Item>
                 </Descriptions>
-                <Space wrap>
+                <Space wrap style={{ marginTop: token.marginSM }}>
                   <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.channel-write-values')}</Button>
                   </Link>

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { bucketFor, type Range, spanOf } from '../../charts/chart-range.ts';
 import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
 import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -130,7 +130,11 @@ export default function GraphicPage() {
       ) : series.length === 0 ? (
         <Empty description={t('chart.noData')} />
       ) : (
-        <TimeSeriesChart series={series} label={t('chart.ariaLabel', { count: series.length })} />
+        <TimeSeriesChart
+          series={series}
+          span={query ? spanOf(query.range) : undefined}
+          label={t('chart.ariaLabel', { count: series.length })}
+        />
       )}
     </Card>
   );

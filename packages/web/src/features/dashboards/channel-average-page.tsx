@@ -5,7 +5,7 @@ import { Alert, Button, Card, Empty, Flex, Select, Spin, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { bucketFor, type Range, spanOf } from '../../charts/chart-range.ts';
 import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
 import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -103,7 +103,11 @@ export default function ChannelAveragePage() {
       ) : rows.length === 0 ? (
         <Empty description={t('chart.noData')} />
       ) : (
-        <TimeSeriesChart series={series} label={t('chart.ariaLabel', { count: series.length })} />
+        <TimeSeriesChart
+          series={series}
+          span={query ? spanOf(query.range) : undefined}
+          label={t('chart.ariaLabel', { count: series.length })}
+        />
       )}
     </Card>
   );
