@@ -199,7 +199,9 @@ function ImportReportView({ outcome, labels }: { outcome: ImportOutcome; labels:
                 <Flex vertical>
                   {Object.entries(row.errors).map(([field, reason]) => (
                     <Typography.Text key={field}>
-                      {field === 'row' ? reason : `${labels.field(field)}: ${reason}`}
+                      {field === 'row' || reason.includes(labels.field(field))
+                        ? reason
+                        : `${labels.field(field)}: ${reason}`}
                     </Typography.Text>
                   ))}
                 </Flex>

@@ -109,3 +109,32 @@ export function useReferenceNames(resource: ResourceDef, rows: readonly Row[], f
   });
   return names;
 }
+
+/**
+ * Options for chosen records that the loaded options lack (a list larger than one page): their
+ * names are read by id, so a select never shows a bare id for a chosen record.
+ */
+export function useChosenOptions(prefix: string, chosen: readonly number[], options: SelectOption[]): SelectOption[] {
+  const known = new Set(options.map((o) => o.value));
+  const missing = chosen.filter((id) => !known.has(id)).sort((a, b) => a - b);
+  const display = displayOf(prefix);
+  const lookup = useQuery({
+    queryKey: keys.lookup(prefix, missing),
+    queryFn: ({ signal }) =>
+      listRecords<Row>(
+        prefix,
+        {
+          filter: { id: missing },
+          detailFilter: [],
+          selectedColumns: { [display]: true },
+          pageable: { page: 1, size: Math.min(missing.length, OPTIONS_PAGE), sort: [] },
+        },
+        { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
+      ),
+    enabled: missing.length > 0,
+  });
+  const extra = (lookup.data?.content ?? [])
+    .filter((r) => !known.has(r.id))
+    .map((r): SelectOption => ({ value: r.id, label: recordLabel(prefix, r) }));
+  return extra.length ? [...options, ...extra] : options;
+}

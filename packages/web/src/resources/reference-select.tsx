@@ -1,7 +1,7 @@
 import { Select } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReferenceOptions } from './reference-data.ts';
+import { useChosenOptions, useReferenceOptions } from './reference-data.ts';
 
 interface ReferenceSelectProps {
   prefix: string;
@@ -19,7 +19,9 @@ export function ReferenceSelect({ prefix, value, onChange, multiple, ...rest }: 
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
-  const { options, loading, error, remoteSearch } = useReferenceOptions(prefix, deferred);
+  const { options: loaded, loading, error, remoteSearch } = useReferenceOptions(prefix, deferred);
+  const chosen = Array.isArray(value) ? value : typeof value === 'number' ? [value] : [];
+  const options = useChosenOptions(prefix, chosen, loaded);
   return (
     <Select<number | number[]>
       {...rest}
