@@ -10,156 +10,184 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { at, recordColumns, refColumn } from './columns.ts';
+import { resourceTable } from './resource-table.ts';
 import { accountColumn, regions } from './system.ts';
 
-export const deviceTopologyTypes = pgTable('device_topology_types', {
-  ...recordColumns(),
-  name: text().notNull().unique(),
-  description: text(),
-});
-
-export const deviceTypeProtocols = pgTable('device_type_protocols', {
-  ...recordColumns(),
-  name: text().notNull().unique(),
-  description: text(),
-});
-
-export const deviceTypes = pgTable('device_types', {
-  ...recordColumns(),
-  typeNameEn: text().notNull(),
-  typeNameTr: text().notNull(),
-  typeNameEs: text(),
-  typeNameAr: text(),
-  typeNameFr: text(),
-  iotType: text().notNull(),
-  deviceTopologyTypeId: refColumn().references(() => deviceTopologyTypes.id),
-});
-
-export const deviceModels = pgTable('device_models', {
-  ...recordColumns(),
-  modelName: text().notNull(),
-  picture: text(),
-  deviceTypeId: refColumn()
-    .notNull()
-    .references(() => deviceTypes.id),
-  deviceTypeModelId: bigint({ mode: 'number' }),
-  deviceTypeProtocolId: refColumn()
-    .notNull()
-    .references(() => deviceTypeProtocols.id),
-  supportTask: boolean().notNull().default(false),
-  remark: text(),
-  detail: text(),
-  parameterGroupCode: text().notNull(),
-  classType: text(),
-});
-
-export const devices = pgTable(
-  'devices',
-  {
+export const deviceTopologyTypes = resourceTable(
+  'device-topology-types',
+  pgTable('device_topology_types', {
     ...recordColumns(),
-    accountId: accountColumn(),
-    name: text().notNull(),
-    deviceTypeModelId: refColumn()
-      .notNull()
-      .references(() => deviceModels.id),
-    regionId: refColumn().references(() => regions.id),
-    code: text(),
-    uid: text(),
-    serialNumber: text(),
-    mac: text(),
-    address: text(),
-    street: text(),
-    latitude: doublePrecision(),
-    longitude: doublePrecision(),
-    imsi: text(),
-    imei: text(),
-    iccid: text(),
-    devEui: text(),
-    status: text(),
-    notes: text(),
-    isActive: boolean().notNull().default(true),
-    portNumber: integer(),
-    applicationId: text(),
-    applicationName: text(),
-    location: text(),
-    side: text(),
-    confirmed: boolean().notNull().default(false),
-    connectionAttemptNumber: integer(),
-    sleepTime: integer(),
-    hasSubChannel: boolean().notNull().default(false),
-  },
-  (t) => [
-    index().on(t.accountId, t.name),
-    index().on(t.accountId, t.regionId, t.name),
-    // A device is found by its LoRaWAN DevEUI or its IP uid when its uplinks arrive.
-    uniqueIndex().on(t.devEui),
-    uniqueIndex().on(t.uid),
-  ],
-);
-
-export const deviceTopology = pgTable(
-  'device_topology',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    topologyId: refColumn()
-      .notNull()
-      .references(() => deviceTopologyTypes.id),
-    parentDeviceId: refColumn()
-      .notNull()
-      .references(() => devices.id),
-    childDeviceId: refColumn()
-      .notNull()
-      .references(() => devices.id),
+    name: text().notNull().unique(),
     description: text(),
-  },
-  (t) => [index().on(t.accountId, t.topologyId), uniqueIndex().on(t.topologyId, t.childDeviceId)],
+  }),
 );
 
-export const deviceConnectionStatus = pgTable(
-  'device_connection_status',
-  {
+export const deviceTypeProtocols = resourceTable(
+  'device-type-protocols',
+  pgTable('device_type_protocols', {
     ...recordColumns(),
-    accountId: accountColumn(),
-    deviceId: refColumn()
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    status: text().notNull(),
-    dateTime: at().notNull(),
-    rssi: doublePrecision(),
-    snr: doublePrecision(),
-  },
-  (t) => [uniqueIndex().on(t.deviceId), index().on(t.accountId, t.status)],
+    name: text().notNull().unique(),
+    description: text(),
+  }),
 );
 
-export const deviceNodeLossSettings = pgTable(
-  'device_node_loss_settings',
-  {
+export const deviceTypes = resourceTable(
+  'devices-types',
+  pgTable('device_types', {
     ...recordColumns(),
-    accountId: accountColumn(),
-    deviceId: refColumn()
-      .notNull()
-      .references(() => devices.id),
-    alertLevel: text().notNull(),
-    isActive: boolean().notNull().default(true),
-    alarmDuration: integer(),
-    alarmCount: integer(),
-    isForever: boolean().notNull().default(true),
-    heartbeatThreshold: integer().notNull(),
-    heartbeatCycle: integer(),
-    notifySms: boolean().notNull().default(false),
-    notifyEmail: boolean().notNull().default(false),
-    notifyPush: boolean().notNull().default(false),
-    period: integer(),
-  },
-  (t) => [index().on(t.accountId, t.deviceId)],
+    typeNameEn: text().notNull(),
+    typeNameTr: text().notNull(),
+    typeNameEs: text(),
+    typeNameAr: text(),
+    typeNameFr: text(),
+    iotType: text().notNull(),
+    deviceTopologyTypeId: refColumn().references(() => deviceTopologyTypes.id),
+  }),
 );
 
-export const channelValueTypes = pgTable('channel_value_types', {
-  ...recordColumns(),
-  name: text().notNull().unique(),
-  description: text(),
-});
+export const deviceModels = resourceTable(
+  'device-models',
+  pgTable('device_models', {
+    ...recordColumns(),
+    modelName: text().notNull(),
+    picture: text(),
+    deviceTypeId: refColumn()
+      .notNull()
+      .references(() => deviceTypes.id),
+    deviceTypeModelId: bigint({ mode: 'number' }),
+    deviceTypeProtocolId: refColumn()
+      .notNull()
+      .references(() => deviceTypeProtocols.id),
+    supportTask: boolean().notNull().default(false),
+    remark: text(),
+    detail: text(),
+    parameterGroupCode: text().notNull(),
+    classType: text(),
+  }),
+);
+
+export const devices = resourceTable(
+  'devices',
+  pgTable(
+    'devices',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      name: text().notNull(),
+      deviceTypeModelId: refColumn()
+        .notNull()
+        .references(() => deviceModels.id),
+      regionId: refColumn().references(() => regions.id),
+      code: text(),
+      uid: text(),
+      serialNumber: text(),
+      mac: text(),
+      address: text(),
+      street: text(),
+      latitude: doublePrecision(),
+      longitude: doublePrecision(),
+      imsi: text(),
+      imei: text(),
+      iccid: text(),
+      devEui: text(),
+      status: text(),
+      notes: text(),
+      isActive: boolean().notNull().default(true),
+      portNumber: integer(),
+      applicationId: text(),
+      applicationName: text(),
+      location: text(),
+      side: text(),
+      confirmed: boolean().notNull().default(false),
+      connectionAttemptNumber: integer(),
+      sleepTime: integer(),
+      hasSubChannel: boolean().notNull().default(false),
+    },
+    (t) => [
+      index().on(t.accountId, t.name),
+      index().on(t.accountId, t.regionId, t.name),
+      // A device is found by its LoRaWAN DevEUI or its IP uid when its uplinks arrive.
+      uniqueIndex().on(t.devEui),
+      uniqueIndex().on(t.uid),
+    ],
+  ),
+);
+
+export const deviceTopology = resourceTable(
+  'device-topology',
+  pgTable(
+    'device_topology',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      topologyId: refColumn()
+        .notNull()
+        .references(() => deviceTopologyTypes.id),
+      parentDeviceId: refColumn()
+        .notNull()
+        .references(() => devices.id),
+      childDeviceId: refColumn()
+        .notNull()
+        .references(() => devices.id),
+      description: text(),
+    },
+    (t) => [index().on(t.accountId, t.topologyId), uniqueIndex().on(t.topologyId, t.childDeviceId)],
+  ),
+);
+
+export const deviceConnectionStatus = resourceTable(
+  'device-connection-status',
+  pgTable(
+    'device_connection_status',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id, { onDelete: 'cascade' }),
+      status: text().notNull(),
+      dateTime: at().notNull(),
+      rssi: doublePrecision(),
+      snr: doublePrecision(),
+    },
+    (t) => [uniqueIndex().on(t.deviceId), index().on(t.accountId, t.status)],
+  ),
+);
+
+export const deviceNodeLossSettings = resourceTable(
+  'device-node-loss-settings',
+  pgTable(
+    'device_node_loss_settings',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id),
+      alertLevel: text().notNull(),
+      isActive: boolean().notNull().default(true),
+      alarmDuration: integer(),
+      alarmCount: integer(),
+      isForever: boolean().notNull().default(true),
+      heartbeatThreshold: integer().notNull(),
+      heartbeatCycle: integer(),
+      notifySms: boolean().notNull().default(false),
+      notifyEmail: boolean().notNull().default(false),
+      notifyPush: boolean().notNull().default(false),
+      period: integer(),
+    },
+    (t) => [index().on(t.accountId, t.deviceId)],
+  ),
+);
+
+export const channelValueTypes = resourceTable(
+  'channel-value-types',
+  pgTable('channel_value_types', {
+    ...recordColumns(),
+    name: text().notNull().unique(),
+    description: text(),
+  }),
+);
 
 const templateColumns = () => ({
   ...recordColumns(),
@@ -187,34 +215,41 @@ const templateColumns = () => ({
   channelPackageOrder: integer(),
 });
 
-export const deviceChannelTemplates = pgTable('device_channel_templates', templateColumns(), (t) => [
-  index().on(t.deviceTypeModelId, t.mqttPackageOrder),
-]);
+export const deviceChannelTemplates = resourceTable(
+  'device-channel-templates',
+  pgTable('device_channel_templates', templateColumns(), (t) => [index().on(t.deviceTypeModelId, t.mqttPackageOrder)]),
+);
 
-export const subDeviceChannelTemplates = pgTable(
-  'sub_device_channel_templates',
-  { ...templateColumns(), parentTemplateId: refColumn().references(() => deviceChannelTemplates.id) },
-  (t) => [index().on(t.deviceTypeModelId, t.channelPackageOrder)],
+export const subDeviceChannelTemplates = resourceTable(
+  'sub-device-channel-templates',
+  pgTable(
+    'sub_device_channel_templates',
+    { ...templateColumns(), parentTemplateId: refColumn().references(() => deviceChannelTemplates.id) },
+    (t) => [index().on(t.deviceTypeModelId, t.channelPackageOrder)],
+  ),
 );
 
 /** The newest reading of each device channel, kept small for the live screens. */
-export const channelValues = pgTable(
-  'channel_values',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    deviceId: refColumn()
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    deviceChannelTemplateId: refColumn()
-      .notNull()
-      .references(() => deviceChannelTemplates.id, { onDelete: 'cascade' }),
-    value: doublePrecision().notNull(),
-    dateTime: at().notNull(),
-    status: text().notNull(),
-  },
-  // No index holds the value or its time, so the ingest's many updates stay heap-only (HOT).
-  (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId), index().on(t.accountId)],
+export const channelValues = resourceTable(
+  'channel-values',
+  pgTable(
+    'channel_values',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id, { onDelete: 'cascade' }),
+      deviceChannelTemplateId: refColumn()
+        .notNull()
+        .references(() => deviceChannelTemplates.id, { onDelete: 'cascade' }),
+      value: doublePrecision().notNull(),
+      dateTime: at().notNull(),
+      status: text().notNull(),
+    },
+    // No index holds the value or its time, so the ingest's many updates stay heap-only (HOT).
+    (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId), index().on(t.accountId)],
+  ),
 );
 
 /**
@@ -222,47 +257,53 @@ export const channelValues = pgTable(
  * its key includes the time, as a partitioned table's must. `frame_key` (frame counter or time of
  * the uplink) makes a reading delivered twice land once.
  */
-export const channelReadValues = pgTable(
-  'channel_read_values',
-  {
-    id: bigint({ mode: 'number' }).generatedAlwaysAsIdentity(),
-    createdAt: at().notNull().defaultNow(),
-    updatedAt: at().notNull().defaultNow(),
-    accountId: refColumn().notNull(),
-    deviceId: refColumn().notNull(),
-    deviceChannelTemplateId: refColumn().notNull(),
-    subChannel: integer(),
-    value: doublePrecision().notNull(),
-    dateTime: at().notNull(),
-    status: text().notNull(),
-    operationSource: text(),
-    controlTime: at(),
-    frameKey: text().notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.id, t.dateTime] }),
-    uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.frameKey, t.dateTime),
-    index().on(t.accountId, t.deviceId, t.dateTime),
-  ],
+export const channelReadValues = resourceTable(
+  'channel-read-values',
+  pgTable(
+    'channel_read_values',
+    {
+      id: bigint({ mode: 'number' }).generatedAlwaysAsIdentity(),
+      createdAt: at().notNull().defaultNow(),
+      updatedAt: at().notNull().defaultNow(),
+      accountId: refColumn().notNull(),
+      deviceId: refColumn().notNull(),
+      deviceChannelTemplateId: refColumn().notNull(),
+      subChannel: integer(),
+      value: doublePrecision().notNull(),
+      dateTime: at().notNull(),
+      status: text().notNull(),
+      operationSource: text(),
+      controlTime: at(),
+      frameKey: text().notNull(),
+    },
+    (t) => [
+      primaryKey({ columns: [t.id, t.dateTime] }),
+      uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.frameKey, t.dateTime),
+      index().on(t.accountId, t.deviceId, t.dateTime),
+    ],
+  ),
 );
 
-export const channelWriteValues = pgTable(
-  'channel_write_values',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    deviceId: refColumn()
-      .notNull()
-      .references(() => devices.id),
-    deviceChannelTemplateId: refColumn()
-      .notNull()
-      .references(() => deviceChannelTemplates.id),
-    value: doublePrecision().notNull(),
-    status: text().notNull().default('pending'),
-    message: text(),
-    sentAt: at(),
-    answeredAt: at(),
-    operationSource: text(),
-  },
-  (t) => [index().on(t.accountId, t.createdAt), index().on(t.status)],
+export const channelWriteValues = resourceTable(
+  'channel-write-values',
+  pgTable(
+    'channel_write_values',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id),
+      deviceChannelTemplateId: refColumn()
+        .notNull()
+        .references(() => deviceChannelTemplates.id),
+      value: doublePrecision().notNull(),
+      status: text().notNull().default('pending'),
+      message: text(),
+      sentAt: at(),
+      answeredAt: at(),
+      operationSource: text(),
+    },
+    (t) => [index().on(t.accountId, t.createdAt), index().on(t.status)],
+  ),
 );

@@ -14,25 +14,29 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { recordColumns, refColumn } from './columns.ts';
+import { resourceTable } from './resource-table.ts';
 
-export const accounts = pgTable(
+export const accounts = resourceTable(
   'accounts',
-  {
-    ...recordColumns(),
-    accountId: refColumn().references((): AnyPgColumn => accounts.id),
-    isSubAccount: boolean().notNull().default(false),
-    isActive: boolean().notNull().default(true),
-    isIntegrator: boolean().notNull().default(false),
-    name: text().notNull(),
-    companyName: text(),
-    email: text(),
-    phone: text(),
-    web: text(),
-    logoImage: text(),
-    backgroundColor: text(),
-    backgroundImage: text(),
-  },
-  (t) => [index().on(t.accountId)],
+  pgTable(
+    'accounts',
+    {
+      ...recordColumns(),
+      accountId: refColumn().references((): AnyPgColumn => accounts.id),
+      isSubAccount: boolean().notNull().default(false),
+      isActive: boolean().notNull().default(true),
+      isIntegrator: boolean().notNull().default(false),
+      name: text().notNull(),
+      companyName: text(),
+      email: text(),
+      phone: text(),
+      web: text(),
+      logoImage: text(),
+      backgroundColor: text(),
+      backgroundImage: text(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
 );
 
 /** The owning account of an account-scoped record. */
@@ -42,75 +46,93 @@ export function accountColumn() {
     .references(() => accounts.id);
 }
 
-export const roles = pgTable('roles', {
-  ...recordColumns(),
-  name: text().notNull().unique(),
-  permissions: jsonb().notNull(),
-});
-
-export const users = pgTable('users', {
-  ...recordColumns(),
-  title: text(),
-  firstName: text().notNull(),
-  lastName: text().notNull(),
-  email: text().notNull().unique(),
-  phoneNumber: text(),
-  passwordHash: text(),
-  language: text(),
-  picture: text(),
-  roleId: refColumn()
-    .notNull()
-    .references(() => roles.id),
-  emailVerified: boolean().notNull().default(false),
-});
-
-export const usersRoles = pgTable(
-  'users_roles',
-  {
+export const roles = resourceTable(
+  'roles',
+  pgTable('roles', {
     ...recordColumns(),
-    accountId: accountColumn(),
-    userId: refColumn()
-      .notNull()
-      .references(() => users.id),
+    name: text().notNull().unique(),
+    permissions: jsonb().notNull(),
+  }),
+);
+
+export const users = resourceTable(
+  'users',
+  pgTable('users', {
+    ...recordColumns(),
+    title: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    email: text().notNull().unique(),
+    phoneNumber: text(),
+    passwordHash: text(),
+    language: text(),
+    picture: text(),
     roleId: refColumn()
       .notNull()
       .references(() => roles.id),
-  },
-  (t) => [uniqueIndex().on(t.accountId, t.userId), index().on(t.userId)],
+    emailVerified: boolean().notNull().default(false),
+  }),
 );
 
-export const countries = pgTable('countries', {
-  ...recordColumns(),
-  name: text().notNull().unique(),
-});
+export const usersRoles = resourceTable(
+  'users-roles',
+  pgTable(
+    'users_roles',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      userId: refColumn()
+        .notNull()
+        .references(() => users.id),
+      roleId: refColumn()
+        .notNull()
+        .references(() => roles.id),
+    },
+    (t) => [uniqueIndex().on(t.accountId, t.userId), index().on(t.userId)],
+  ),
+);
 
-export const states = pgTable(
+export const countries = resourceTable(
+  'countries',
+  pgTable('countries', {
+    ...recordColumns(),
+    name: text().notNull().unique(),
+  }),
+);
+
+export const states = resourceTable(
   'states',
-  {
-    ...recordColumns(),
-    name: text().notNull(),
-    countryId: refColumn()
-      .notNull()
-      .references(() => countries.id),
-  },
-  (t) => [index().on(t.countryId)],
+  pgTable(
+    'states',
+    {
+      ...recordColumns(),
+      name: text().notNull(),
+      countryId: refColumn()
+        .notNull()
+        .references(() => countries.id),
+    },
+    (t) => [index().on(t.countryId)],
+  ),
 );
 
-export const cities = pgTable(
+export const cities = resourceTable(
   'cities',
-  {
-    ...recordColumns(),
-    name: text().notNull(),
-    stateId: refColumn()
-      .notNull()
-      .references(() => states.id),
-    countryId: refColumn()
-      .notNull()
-      .references(() => countries.id),
-    latitude: doublePrecision().notNull(),
-    longitude: doublePrecision().notNull(),
-  },
-  (t) => [index().on(t.stateId)],
+  pgTable(
+    'cities',
+    {
+      ...recordColumns(),
+      name: text().notNull(),
+      stateId: refColumn()
+        .notNull()
+        .references(() => states.id),
+      countryId: refColumn()
+        .notNull()
+        .references(() => countries.id),
+      latitude: doublePrecision().notNull(),
+      longitude: doublePrecision().notNull(),
+    },
+    (t) => [index().on(t.stateId)],
+  ),
 );
 
 /** Where a record is: its city, state and country. */
@@ -126,80 +148,95 @@ const placeColumns = () => ({
     .references(() => countries.id),
 });
 
-export const addresses = pgTable(
+export const addresses = resourceTable(
   'addresses',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    name: text().notNull(),
-    address: text().notNull(),
-    street: text(),
-    neighbourhood: text(),
-    postalCode: text(),
-    ...placeColumns(),
-  },
-  (t) => [
-    index().on(t.accountId, t.cityId, t.name),
-    index().on(t.accountId, t.street, t.name),
-    index().on(t.accountId, t.name),
-  ],
+  pgTable(
+    'addresses',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      name: text().notNull(),
+      address: text().notNull(),
+      street: text(),
+      neighbourhood: text(),
+      postalCode: text(),
+      ...placeColumns(),
+    },
+    (t) => [
+      index().on(t.accountId, t.cityId, t.name),
+      index().on(t.accountId, t.street, t.name),
+      index().on(t.accountId, t.name),
+    ],
+  ),
 );
 
-export const regions = pgTable(
+export const regions = resourceTable(
   'regions',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    name: text().notNull(),
-    district: text(),
-    districtLatitude: doublePrecision(),
-    districtLongitude: doublePrecision(),
-    ...placeColumns(),
-    address: text(),
-    notes: text(),
-  },
-  (t) => [index().on(t.accountId, t.name)],
+  pgTable(
+    'regions',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      name: text().notNull(),
+      district: text(),
+      districtLatitude: doublePrecision(),
+      districtLongitude: doublePrecision(),
+      ...placeColumns(),
+      address: text(),
+      notes: text(),
+    },
+    (t) => [index().on(t.accountId, t.name)],
+  ),
 );
 
-export const sunsetSunrises = pgTable(
-  'sunset_sunrises',
-  {
-    ...recordColumns(),
-    date: date({ mode: 'string' }).notNull(),
-    sunrise: time().notNull(),
-    sunset: time().notNull(),
-    ...placeColumns(),
-  },
-  (t) => [uniqueIndex().on(t.cityId, t.date)],
+export const sunsetSunrises = resourceTable(
+  'sunsetsunrises',
+  pgTable(
+    'sunset_sunrises',
+    {
+      ...recordColumns(),
+      date: date({ mode: 'string' }).notNull(),
+      sunrise: time().notNull(),
+      sunset: time().notNull(),
+      ...placeColumns(),
+    },
+    (t) => [uniqueIndex().on(t.cityId, t.date)],
+  ),
 );
 
-export const systemLogSettings = pgTable(
-  'system_log_settings',
-  {
-    ...recordColumns(),
-    accountId: accountColumn(),
-    name: text().notNull(),
-    level: text().notNull(),
-    retentionDays: integer().notNull(),
-    isActive: boolean().notNull().default(true),
-  },
-  (t) => [index().on(t.accountId)],
+export const systemLogSettings = resourceTable(
+  'system-log-settings',
+  pgTable(
+    'system_log_settings',
+    {
+      ...recordColumns(),
+      accountId: accountColumn(),
+      name: text().notNull(),
+      level: text().notNull(),
+      retentionDays: integer().notNull(),
+      isActive: boolean().notNull().default(true),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
 );
 
 /** The audit trail: no foreign keys, so it outlives what it describes. */
-export const transactionLogs = pgTable(
-  'transaction_logs',
-  {
-    ...recordColumns(),
-    accountId: refColumn().notNull(),
-    userId: refColumn(),
-    resource: text().notNull(),
-    action: text().notNull(),
-    recordId: bigint({ mode: 'number' }),
-    before: jsonb(),
-    after: jsonb(),
-  },
-  (t) => [index().on(t.accountId, t.createdAt)],
+export const transactionLogs = resourceTable(
+  'transaction-logs',
+  pgTable(
+    'transaction_logs',
+    {
+      ...recordColumns(),
+      accountId: refColumn().notNull(),
+      userId: refColumn(),
+      resource: text().notNull(),
+      action: text().notNull(),
+      recordId: bigint({ mode: 'number' }),
+      before: jsonb(),
+      after: jsonb(),
+    },
+    (t) => [index().on(t.accountId, t.createdAt)],
+  ),
 );
 
 /** One-time codes for e-mail verification and password reset, kept as hashes. */
