@@ -36,10 +36,19 @@ async function choose(label: string, text: string) {
   throw new Error(`Could not choose ${text} in ${label}`);
 }
 
-/** Picks an option of a select that has no search (an enum). */
+/** Picks an option of a select that has no search (an enum), by its exact label. */
 async function pick(label: string, text: string) {
-  await page.getByRole('dialog').getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first().click();
+  const dialog = page.getByRole('dialog');
+  const item = dialog.locator('.ant-form-item').filter({ has: page.getByText(label, { exact: true }) });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await dialog.getByLabel(label, { exact: true }).click();
+    const option = page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${text}"]`);
+    await option.waitFor({ state: 'visible' });
+    await option.click();
+    await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
+    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
+  }
+  throw new Error(`Could not pick ${text} in ${label}`);
 }
 
 async function fill(values: Record<string, string>) {

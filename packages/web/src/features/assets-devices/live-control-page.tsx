@@ -19,6 +19,8 @@ import { type Command, sendCommand } from './send-writes.ts';
 
 const devicesResource = getResource('devices');
 const PAGE_SIZE = 10;
+/** The most devices one command goes to at once: one page of the API. */
+const SELECT_ALL_LIMIT = 1000;
 
 interface Filters {
   regionId?: number;
@@ -80,7 +82,7 @@ export default function LiveControlPage() {
     try {
       const all = await listRecords('devices', {
         ...listParams,
-        pageable: { page: 1, size: 1000, sort: ['name,asc'] },
+        pageable: { page: 1, size: SELECT_ALL_LIMIT, sort: ['name,asc'] },
       });
       setSelected(new Map(all.content.map((r) => [r.id, r])));
     } catch (error) {
@@ -168,7 +170,7 @@ export default function LiveControlPage() {
             }}
           />
           <Button onClick={() => void selectAllMatching()}>
-            {t('liveControl.selectAll', { total: list.data?.totalElements ?? 0 })}
+            {t('liveControl.selectAll', { total: Math.min(list.data?.totalElements ?? 0, SELECT_ALL_LIMIT) })}
           </Button>
           {selected.size > 0 && (
             <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
