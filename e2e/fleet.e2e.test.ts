@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot } from './support/browser.ts';
+import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
@@ -44,9 +44,15 @@ async function pick(label: string, text: string) {
     await dialog.getByLabel(label, { exact: true }).click();
     const option = page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${text}"]`);
     await option.waitFor({ state: 'visible' });
+    // The list slides in: a click during the animation can land beside the option.
+    await page.waitForTimeout(300);
     await option.click();
-    await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
-    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
+    await page.waitForTimeout(200);
+    if ((await item.locator('.ant-select').textContent())?.includes(text)) {
+      await page.keyboard.press('Tab');
+      return;
+    }
+    await page.keyboard.press('Escape');
   }
   throw new Error(`Could not pick ${text} in ${label}`);
 }
@@ -215,6 +221,7 @@ describe('devices, import, live screens', () => {
     for (const row of ['11', '501', '901'])
       await expect.poll(() => report.getByRole('cell', { name: row, exact: true }).count()).toBe(1);
     await screenshot(page, 'fleet-02-import-report');
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await page.getByLabel('Search Devices').fill(`IMP-${suffix}`);
     await page.getByLabel('Search Devices').press('Enter');
@@ -247,6 +254,7 @@ describe('devices, import, live screens', () => {
       .poll(() => page.locator('main').first().textContent())
       .toContain('SLC-L2 LoRaWAN controller with metering');
     await screenshot(page, 'fleet-03-device-details');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Live Control' }).click();
     await page.waitForURL(/channel-write-values\?deviceId=/);
@@ -263,6 +271,7 @@ describe('devices, import, live screens', () => {
       .poll(() => writes.locator('tr.ant-table-row').first().textContent(), { timeout: 60_000 })
       .toContain('acknowledged');
     await screenshot(page, 'fleet-05-live-control-acknowledged');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('charts channels of a device, at most 15 days', async () => {

@@ -33,6 +33,8 @@ export function themeConfig(mode: ThemeMode): ThemeConfig {
       // and so does the default red of error messages: the next shade of each is used.
       colorTextDescription: derived.colorTextSecondary,
       colorError: mode === 'dark' ? derived.colorErrorHover : derived.colorErrorActive,
+      // Placeholders are hints too.
+      colorTextPlaceholder: derived.colorTextSecondary,
     },
     components: {
       Layout: {
@@ -49,10 +51,11 @@ export function themeConfig(mode: ThemeMode): ThemeConfig {
       },
       Button: {
         colorPrimary: fill,
-        colorPrimaryHover: derived.colorPrimary,
+        colorPrimaryHover: fillStates.colorPrimaryHover,
         colorPrimaryActive: fill,
         colorLink: text,
       },
+      Descriptions: { labelColor: derived.colorTextSecondary },
       Pagination: { colorPrimary: text, colorPrimaryHover: text },
       Steps: { colorPrimary: fill },
       Switch: { colorPrimary: fill, colorPrimaryHover: fillStates.colorPrimaryHover },

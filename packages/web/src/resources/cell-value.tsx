@@ -1,6 +1,6 @@
 import { CheckCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
 import type { FieldDef } from '@lampyr/contract';
-import { Flex, Tag, Typography, theme } from 'antd';
+import { Badge, Flex, Tag, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import type { ReactNode } from 'react';
@@ -9,8 +9,11 @@ import type { ResourceLabels } from './labels.ts';
 
 dayjs.extend(localizedFormat);
 
-/** States that read at a glance across resources: a write's progress, a device's connection. */
-const STATE_COLOURS: Record<string, string | undefined> = {
+/**
+ * States that read at a glance across resources (a write's progress, a device's connection): a
+ * coloured dot beside text in the text colour, which keeps its contrast where a tinted tag would not.
+ */
+const STATES: Record<string, 'default' | 'processing' | 'success' | 'error' | 'warning'> = {
   pending: 'default',
   sent: 'processing',
   acknowledged: 'success',
@@ -52,8 +55,11 @@ export function CellValue({
           {t('value.no')}
         </Flex>
       );
-    case 'enum':
-      return <Tag color={STATE_COLOURS[String(value)]}>{labels.option(name, String(value))}</Tag>;
+    case 'enum': {
+      const state = STATES[String(value)];
+      const text = labels.option(name, String(value));
+      return state ? <Badge status={state} text={text} /> : <Tag>{text}</Tag>;
+    }
     case 'reference':
       return referenceName ?? `#${String(value)}`;
     case 'date':

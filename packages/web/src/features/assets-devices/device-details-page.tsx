@@ -1,5 +1,5 @@
 import { getResource } from '@lampyr/contract';
-import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Row, Space, Spin, Statistic, Tag, theme } from 'antd';
+import { Alert, Badge, Button, Card, Col, Descriptions, Empty, Flex, Row, Space, Spin, Statistic, theme } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -66,7 +66,7 @@ function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: numbe
               <span style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
                 {value ? formatTime(value.dateTime) : t('device.noValue')}
               </span>
-              {value?.status === 'out_of_range' && <Tag color="warning">{t('device.outOfRange')}</Tag>}
+              {value?.status === 'out_of_range' && <Badge status="warning" text={t('device.outOfRange')} />}
             </Flex>
           </Card>
         </Col>

@@ -181,7 +181,6 @@ export default function LiveControlPage() {
           size="small"
           loading={list.isFetching}
           dataSource={rows}
-          scroll={{ x: 'max-content' }}
           rowSelection={{
             selectedRowKeys: [...selected.keys()],
             preserveSelectedRowKeys: true,
