@@ -109,7 +109,7 @@ async function registerConsole(app: FastifyInstance, webDist: string | undefined
       scope.addHook('onRoute', (route) => {
         route.config = { ...route.config, access: 'public' };
       });
-      await scope.register(fastifyStatic, { root, wildcard: true, index: false });
+      await scope.register(fastifyStatic, { root, wildcard: true, index: 'index.html' });
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
