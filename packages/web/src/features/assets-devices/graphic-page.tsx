@@ -1,15 +1,14 @@
 import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, Select, Spin, theme } from 'antd';
+import { Button, Card, Empty, Flex, Select, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range, spanOf } from '../../charts/chart-range.ts';
+import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { ChartResult } from '../../charts/chart-result.tsx';
 import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
-import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
 
@@ -119,22 +118,8 @@ export default function GraphicPage() {
       </Flex>
       {deviceId === undefined ? (
         <Empty description={t('device.chooseHint')} />
-      ) : !query ? (
-        <Empty description={t('chart.pressShow')} />
-      ) : data.isPending ? (
-        <Flex justify="center" style={{ padding: token.paddingLG }}>
-          <Spin aria-label={t('state.loading')} />
-        </Flex>
-      ) : data.isError ? (
-        <Alert type="error" showIcon role="alert" title={errorMessage(data.error, t)} />
-      ) : series.length === 0 ? (
-        <Empty description={t('chart.noData')} />
       ) : (
-        <TimeSeriesChart
-          series={series}
-          span={query ? spanOf(query.range) : undefined}
-          label={t('chart.ariaLabel', { count: series.length })}
-        />
+        <ChartResult range={query?.range} data={data} series={series} />
       )}
     </Card>
   );

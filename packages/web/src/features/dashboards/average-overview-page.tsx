@@ -1,14 +1,13 @@
 import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, Select, Spin, Table, theme } from 'antd';
+import { Button, Card, Flex, Select, Table, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range, spanOf } from '../../charts/chart-range.ts';
+import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { ChartResult } from '../../charts/chart-result.tsx';
 import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
-import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { recordLabel } from '../../resources/reference-data.ts';
 import { type ChannelKind, useChannelKinds } from './channel-choice.ts';
@@ -125,39 +124,20 @@ export default function AverageOverviewPage() {
           {t('chart.show')}
         </Button>
       </Flex>
-      {!query ? (
-        <Empty description={t('chart.pressShow')} />
-      ) : data.isPending ? (
-        <Flex justify="center" style={{ padding: token.paddingLG }}>
-          <Spin aria-label={t('state.loading')} />
-        </Flex>
-      ) : data.isError ? (
-        <Alert type="error" showIcon role="alert" title={errorMessage(data.error, t)} />
-      ) : (
-        <Flex vertical gap={token.margin}>
-          {series.length === 0 ? (
-            <Empty description={t('chart.noData')} />
-          ) : (
-            <TimeSeriesChart
-              series={series}
-              span={query ? spanOf(query.range) : undefined}
-              label={t('chart.ariaLabel', { count: series.length })}
-            />
-          )}
-          <Table
-            size="small"
-            pagination={false}
-            dataSource={summary}
-            columns={[
-              { key: 'region', dataIndex: 'region', title: t('chart.region') },
-              { key: 'avg', dataIndex: 'avg', title: t('chart.measures.avg'), render: withUnit },
-              { key: 'min', dataIndex: 'min', title: t('chart.measures.min'), render: withUnit },
-              { key: 'max', dataIndex: 'max', title: t('chart.measures.max'), render: withUnit },
-              { key: 'count', dataIndex: 'count', title: t('chart.readings') },
-            ]}
-          />
-        </Flex>
-      )}
+      <ChartResult range={query?.range} data={data} series={series}>
+        <Table
+          size="small"
+          pagination={false}
+          dataSource={summary}
+          columns={[
+            { key: 'region', dataIndex: 'region', title: t('chart.region') },
+            { key: 'avg', dataIndex: 'avg', title: t('chart.measures.avg'), render: withUnit },
+            { key: 'min', dataIndex: 'min', title: t('chart.measures.min'), render: withUnit },
+            { key: 'max', dataIndex: 'max', title: t('chart.measures.max'), render: withUnit },
+            { key: 'count', dataIndex: 'count', title: t('chart.readings') },
+          ]}
+        />
+      </ChartResult>
     </Card>
   );
 }

@@ -1,14 +1,13 @@
 import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket, Condition } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, Select, Spin, theme } from 'antd';
+import { Button, Card, Flex, Select, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range, spanOf } from '../../charts/chart-range.ts';
+import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import { ChartResult } from '../../charts/chart-result.tsx';
 import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
-import { TimeSeriesChart } from '../../charts/time-series-chart.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { type ChannelKind, useChannelKinds, useRegionDevices } from './channel-choice.ts';
 
@@ -92,23 +91,7 @@ export default function ChannelAveragePage() {
           {t('chart.show')}
         </Button>
       </Flex>
-      {!query ? (
-        <Empty description={t('chart.pressShow')} />
-      ) : data.isPending ? (
-        <Flex justify="center" style={{ padding: token.paddingLG }}>
-          <Spin aria-label={t('state.loading')} />
-        </Flex>
-      ) : data.isError ? (
-        <Alert type="error" showIcon role="alert" title={errorMessage(data.error, t)} />
-      ) : rows.length === 0 ? (
-        <Empty description={t('chart.noData')} />
-      ) : (
-        <TimeSeriesChart
-          series={series}
-          span={query ? spanOf(query.range) : undefined}
-          label={t('chart.ariaLabel', { count: series.length })}
-        />
-      )}
+      <ChartResult range={query?.range} data={data} series={series} />
     </Card>
   );
 }
