@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { CommandEvents } from '../packages/server/src/api/command-events.ts';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
+import { arrayLiteral } from '../packages/server/src/ingest/batch-writer.ts';
 import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';
@@ -87,6 +88,7 @@ const ingest = await startIngest({
 });
 
 /** The same rows the ingest writes, straight into the same table with the same statement, in batches. */
+const list = (values: unknown[]) => sql.param(arrayLiteral(values));
 async function rawInsert(
   seconds: number,
   rowsPerBatch: number,
@@ -125,8 +127,8 @@ async function rawInsert(
         await tx.execute(sql`
           INSERT INTO channel_read_values
             (account_id, device_id, device_channel_template_id, value, date_time, status, frame_key)
-          SELECT * FROM unnest(${sql.param(a)}::bigint[], ${sql.param(d)}::bigint[], ${sql.param(t)}::bigint[],
-            ${sql.param(v)}::float8[], ${sql.param(at)}::timestamptz[], ${sql.param(s)}::text[], ${sql.param(k)}::text[])
+          SELECT * FROM unnest(${list(a)}::bigint[], ${list(d)}::bigint[], ${list(t)}::bigint[],
+            ${list(v)}::float8[], ${list(at)}::timestamptz[], ${list(s)}::text[], ${list(k)}::text[])
           ON CONFLICT DO NOTHING`);
       });
       rows += a.length;

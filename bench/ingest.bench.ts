@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import mqtt from 'mqtt';
+import { connectPublisher } from './publisher.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const embeddedSeconds = Number(process.env.BENCH_EMBEDDED_SECONDS ?? 15);
@@ -17,7 +17,7 @@ const postgresUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const brokerUrl = process.env.BENCH_MQTT_URL ?? process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 /** Uplinks published but not yet stored at most: the broker's queue stays bounded (Mosquitto drops past its limit). */
-const WINDOW = 4000;
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 4000);
 const APPLICATION_ID = '0b6a4c6e-6f2c-4e3a-9d0b-6a4b8e1f2a11';
 const DATA = 'AWQAkQAAA+gAJA=='; // the fixture's 5 channels
 
@@ -52,28 +52,28 @@ async function run(label: string, env: Record<string, string>, duration: number)
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let acknowledged = 0;
+  let pump = () => {};
   child.on('message', (m: Message) => {
-    if (m.type === 'progress') acknowledged = m.acknowledged as number;
+    if (m.type !== 'progress') return;
+    acknowledged = m.acknowledged as number;
+    pump();
   });
   const ready = await nextMessage(child, 'ready');
   const devEuis = ready.devEuis as string[];
   const embedded = !env.BENCH_MQTT_URL;
-  const publisher = mqtt.connect(ready.url as string, {
-    clientId: `lampyr-bench-publisher-${process.pid}`,
-    clean: true,
-    protocolVersion: 4,
-    ...(embedded ? { username: 'bench', password: 'bench-password' } : {}),
-  });
-  await new Promise<void>((resolve, reject) => {
-    publisher.once('connect', () => resolve());
-    publisher.once('error', reject);
-  });
+  const publisher = await connectPublisher(
+    ready.url as string,
+    `lampyr-bench-publisher-${process.pid}`,
+    ...(embedded ? ['bench', 'bench-password'] : []),
+  );
 
   const fCnt = new Map<string, number>();
   let published = 0;
   let stopped = false;
-  const pump = () => {
-    if (stopped) return;
+  let pumping = false;
+  // Tops the window up whenever the ingest reports progress; bursts of 500 let I/O in between.
+  pump = () => {
+    if (stopped || pumping) return;
     let burst = 0;
     while (published - acknowledged < WINDOW && burst < 500) {
       const devEui = devEuis[published % devEuis.length] as string;
@@ -90,11 +90,18 @@ async function run(label: string, env: Record<string, string>, duration: number)
         data: DATA,
         rxInfo: [{ gatewayId: 'a840411b2c3d4e5f', rssi: -97, snr: 6.5, crcStatus: 'CRC_OK' }],
       };
-      publisher.publish(`application/${APPLICATION_ID}/device/${devEui}/event/up`, JSON.stringify(message), { qos: 1 });
+      publisher.publish(`application/${APPLICATION_ID}/device/${devEui}/event/up`, JSON.stringify(message));
       published++;
       burst++;
     }
-    setImmediate(pump);
+    publisher.flush();
+    if (published - acknowledged < WINDOW) {
+      pumping = true;
+      setImmediate(() => {
+        pumping = false;
+        pump();
+      });
+    }
   };
   pump();
 
@@ -108,7 +115,7 @@ async function run(label: string, env: Record<string, string>, duration: number)
   child.send({ type: 'stats' });
   const stats = await nextMessage(child, 'stats');
   stopped = true;
-  await publisher.endAsync(true);
+  await publisher.end();
 
   child.send({ type: 'raw', seconds: Math.min(10, duration), rowsPerBatch: 5000 });
   const raw = await nextMessage(child, 'raw');

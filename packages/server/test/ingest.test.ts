@@ -35,8 +35,8 @@ const readingsOf = (deviceId: number) =>
     JOIN device_channel_templates t ON t.id = r.device_channel_template_id
     WHERE r.device_id = ${deviceId} ORDER BY r.frame_key, t.mqtt_package_order`);
 const dataLogs = (reason: string) =>
-  rows<{ account_id: number; device_uid: string; topic: string }>(
-    sql`SELECT account_id::int AS account_id, device_uid, topic FROM data_logs WHERE reason = ${reason}`,
+  rows<{ account_id: number; device_uid: string; topic: string; payload: string }>(
+    sql`SELECT account_id::int AS account_id, device_uid, topic, payload FROM data_logs WHERE reason = ${reason}`,
   );
 const publish = (topic: string, payload: Buffer | string) => publisher.publishAsync(topic, payload, { qos: 1 });
 
@@ -153,7 +153,9 @@ describe('ChirpStack uplinks, end to end', () => {
     short.data = Buffer.from([1, 100, 0]).toString('base64');
     await publish(topicOf(devEuiOf(3), 'up'), JSON.stringify(short));
     await publish('lampyr/no-such-device/up', '{"values":{"lamp":1}}');
-    await publish(`lampyr/${ipUidOf(1)}/up`, 'not json');
+    // Quotes, braces, a backslash, a comma, NULL and non-ASCII: stored as received (array literal escaping).
+    const garbled = 'not json: {"ğ", \\} NULL';
+    await publish(`lampyr/${ipUidOf(1)}/up`, garbled);
 
     await eventually(
       async () => (await dataLogs('bad_json')).length === 2 && (await dataLogs('payload_too_short')).length,
@@ -166,6 +168,7 @@ describe('ChirpStack uplinks, end to end', () => {
     expect(unknown.find((l) => l.device_uid === stranger)?.account_id).toBe(kadikoy);
     expect(unknown.find((l) => l.device_uid === 'no-such-device')?.account_id).toBe(t.seeded.integratorId);
     expect((await dataLogs('bad_json')).map((l) => l.device_uid).sort()).toEqual([devEuiOf(3), ipUidOf(1)].sort());
+    expect((await dataLogs('bad_json')).map((l) => l.payload).sort()).toEqual(['{"fCnt": 1, "data": ', garbled].sort());
     expect(await dataLogs('payload_too_short')).toHaveLength(1);
     expect(await readingsOf(await deviceIdOf(devEuiOf(3)))).toEqual([]);
 

@@ -93,8 +93,7 @@ export class MqttSubscriber {
   }
 
   private send(packet: Packet, socket = this.socket): void {
-    if (socket && !socket.destroyed)
-      socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+    if (socket?.writable) socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
   }
 
   private onPacket(socket: net.Socket, packet: Packet): void {
