@@ -322,8 +322,8 @@ export class BatchWriter {
     // Events are built only for accounts someone is listening to.
     const listOf = (accountId: number) => {
       if (!this.events.hasListeners(accountId)) return undefined;
-      let list = byAccount.get(accountId);
-      if (!list) byAccount.set(accountId, (list = []));
+      const list = byAccount.get(accountId) ?? [];
+      byAccount.set(accountId, list);
       return list;
     };
     for (const r of latest) {
