@@ -31,6 +31,8 @@ export interface FieldDef {
   max?: number;
   maxLength?: number;
   options?: readonly string[];
+  /** The options are technical codes (LoRaWAN regions, data types), shown as they are in every language. */
+  codes?: boolean;
   /** Prefix of the referenced resource. */
   ref?: string;
   /** How a secret is kept: a one-way hash (passwords) or reversible encryption (service keys). */

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { catalogue } from '@lampyr/contract';
 import { describe, expect, it } from 'vitest';
 
 const localesDir = join(import.meta.dirname, '..', '..', 'contract', 'locales');
@@ -44,6 +45,26 @@ describe('translations', () => {
       }
     });
   }
+
+  it('labels every enum option that is not a code, in both languages', () => {
+    const missing: string[] = [];
+    for (const lng of ['en', 'tr']) {
+      const labels = load(lng, 'resources.json') as Record<string, Record<string, Record<string, string>>>;
+      for (const resource of Object.values(catalogue)) {
+        for (const [name, def] of Object.entries(resource.fields)) {
+          if (def.kind !== 'enum' || def.codes) continue;
+          for (const value of def.options ?? []) {
+            const label =
+              labels[resource.name]?.options?.[name]?.[value as never] ??
+              labels.options?.[name]?.[value] ??
+              labels.values?.[value];
+            if (!label) missing.push(`${lng}: ${resource.name}.${name} = ${value}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 
   it('carries SPEC §5 messages in English and Turkish', () => {
     const en = load('en', 'console.json') as { auth: { messages: Record<string, string> } };

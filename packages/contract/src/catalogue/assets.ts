@@ -63,7 +63,7 @@ export const deviceModels = defineResource({
     remark: field.text(),
     detail: field.longText(),
     parameterGroupCode: field.text({ required: true, list: true }),
-    classType: field.enum(['A', 'B', 'C'], { list: true }),
+    classType: field.enum(['A', 'B', 'C'], { list: true, codes: true }),
   },
 });
 
@@ -176,7 +176,7 @@ const templateFields = () => ({
   channelCode: field.text({ required: true, list: true, search: true }),
   address: field.text(),
   unit: field.text({ required: true, list: true, maxLength: 32 }),
-  dataType: field.enum(DATA_TYPES, { required: true, list: true }),
+  dataType: field.enum(DATA_TYPES, { required: true, list: true, codes: true }),
   description: field.text({ required: true }),
   alertParameterCode: field.text({ required: true }),
   mqttPackageOrder: field.integer({ required: true, min: 0, max: 1000 }),

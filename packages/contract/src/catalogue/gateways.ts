@@ -52,9 +52,9 @@ export const gatewayDeviceProfiles = defineResource({
   defaultSort: 'name,asc',
   fields: {
     name: field.text({ required: true, list: true, search: true }),
-    region: field.enum(LORAWAN_REGIONS, { required: true, list: true }),
-    macVersion: field.enum(MAC_VERSIONS, { required: true, list: true }),
-    regParamsRevision: field.enum(REG_PARAMS_REVISIONS, { required: true, list: true }),
+    region: field.enum(LORAWAN_REGIONS, { required: true, list: true, codes: true }),
+    macVersion: field.enum(MAC_VERSIONS, { required: true, list: true, codes: true }),
+    regParamsRevision: field.enum(REG_PARAMS_REVISIONS, { required: true, list: true, codes: true }),
     supportsOtaa: field.boolean({ list: true }),
     supportsClassB: field.boolean({ list: true }),
     supportsClassC: field.boolean({ list: true }),

@@ -1,7 +1,11 @@
 import type { ResourceDef } from '@lampyr/contract';
 import { useTranslation } from 'react-i18next';
 
-/** Labels of a resource: its own override of a field's name first, then the shared one. */
+/**
+ * Labels of a resource: its own override of a field's name first, then the shared one. An enum
+ * option is looked up for the resource's field, then for the field anywhere, then by its value
+ * alone; options that are codes (LoRaWAN regions, data types) have no entry and show as they are.
+ */
 export function useResourceLabels(resource: ResourceDef) {
   const { t } = useTranslation();
   return {
@@ -10,9 +14,14 @@ export function useResourceLabels(resource: ResourceDef) {
     field: (name: string): string =>
       t([`resources:${resource.name}.fields.${name}`, `resources:fields.${name}`], { defaultValue: name }),
     option: (field: string, value: string): string =>
-      t([`resources:${resource.name}.options.${field}.${value}`, `resources:options.${field}.${value}`], {
-        defaultValue: value,
-      }),
+      t(
+        [
+          `resources:${resource.name}.options.${field}.${value}`,
+          `resources:options.${field}.${value}`,
+          `resources:values.${value}`,
+        ],
+        { defaultValue: value },
+      ),
   };
 }
 
