@@ -264,11 +264,17 @@ describe('channel writes to devices', () => {
       });
       return latest.body.data.content[0]?.value === 35;
     });
-    expect(
-      stream.events.some(
+    const answeredEvent = await eventually(async () =>
+      stream.events.find(
         (e) => e.event === 'write' && e.data.id === created.body.data.id && e.data.status === 'acknowledged',
       ),
-    ).toBe(true);
+    );
+    // The event carries the row's times, so a list patched from it matches the record.
+    expect(answeredEvent?.data).toMatchObject({
+      sentAt: written.sentAt,
+      answeredAt: written.answeredAt,
+      updatedAt: written.updatedAt,
+    });
   });
 
   it("sends an IP device's command as Lampyr JSON and settles it with the device's ack", async () => {

@@ -83,9 +83,17 @@ describe('live events into the query cache', () => {
       value: 30,
       status: 'acknowledged',
       message: null,
+      sentAt: '2026-11-22T04:00:00.000Z',
+      answeredAt: '2026-11-22T04:00:02.000Z',
+      updatedAt: '2026-11-22T04:00:02.000Z',
     });
     applyLiveEvent(client, { type: 'status', deviceId: 8, status: 'offline', dateTime: 'b', rssi: null, snr: null });
-    expect(client.getQueryData<{ content: { status: string }[] }>(writes)?.content[0]?.status).toBe('acknowledged');
+    expect(client.getQueryData<{ content: unknown[] }>(writes)?.content[0]).toMatchObject({
+      status: 'acknowledged',
+      sentAt: '2026-11-22T04:00:00.000Z',
+      answeredAt: '2026-11-22T04:00:02.000Z',
+      updatedAt: '2026-11-22T04:00:02.000Z',
+    });
     expect(client.getQueryData<{ content: unknown[] }>(statuses)?.content[0]).toMatchObject({
       status: 'offline',
       dateTime: 'b',

@@ -243,7 +243,7 @@ export class BatchWriter {
             SET status = ${answer.status}, message = ${answer.message}, answered_at = ${answer.answeredAt.toISOString()},
                 updated_at = now()
             WHERE id = ${answer.id} AND status IN ('pending', 'sent')
-            RETURNING id, account_id, device_id, device_channel_template_id, value, status, message`);
+            RETURNING ${WRITE_EVENT_COLUMNS}`);
         changed.push(...rowsOf(result));
       }
       return changed;
@@ -371,6 +371,14 @@ export class BatchWriter {
   }
 }
 
+/** What a statement changing a channel write returns for its live event. */
+export const WRITE_EVENT_COLUMNS = sql.raw(
+  'id, account_id, device_id, device_channel_template_id, value, status, message, sent_at, answered_at, updated_at',
+);
+
+const isoOrNull = (value: unknown): string | null =>
+  value === null || value === undefined ? null : new Date(value as string | Date).toISOString();
+
 /** A channel-write-values row (snake_case, from SQL) as a live event. */
 export function writeEvent(row: Record<string, unknown>): LiveEvent {
   return {
@@ -381,5 +389,8 @@ export function writeEvent(row: Record<string, unknown>): LiveEvent {
     value: Number(row.value),
     status: String(row.status),
     message: (row.message as string | null) ?? null,
+    sentAt: isoOrNull(row.sent_at),
+    answeredAt: isoOrNull(row.answered_at),
+    updatedAt: isoOrNull(row.updated_at) as string,
   };
 }

@@ -3,7 +3,7 @@ import type { MqttClient } from 'mqtt';
 import type { CommandEvents } from '../api/command-events.ts';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvents } from '../stream/live-events.ts';
-import { writeEvent } from './batch-writer.ts';
+import { WRITE_EVENT_COLUMNS, writeEvent } from './batch-writer.ts';
 import { encodeWrite } from './decode-payload.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { downlinkIdOf } from './downlink-ids.ts';
@@ -53,7 +53,7 @@ export class DownlinkSender {
       await this.db.execute(sql`
         UPDATE channel_write_values SET status = 'sent', sent_at = now(), updated_at = now()
         WHERE id = ${writeId} AND status = 'pending'
-        RETURNING id, account_id, device_id, device_channel_template_id, value, status, message`),
+        RETURNING ${WRITE_EVENT_COLUMNS}`),
     )[0];
     if (!claimed) return;
     this.announce(claimed);
@@ -96,7 +96,7 @@ export class DownlinkSender {
       await this.db.execute(sql`
         UPDATE channel_write_values SET status = 'failed', message = 'timeout', answered_at = now(), updated_at = now()
         WHERE status = 'sent' AND sent_at < now() - make_interval(secs => ${timeoutSeconds})
-        RETURNING id, account_id, device_id, device_channel_template_id, value, status, message`),
+        RETURNING ${WRITE_EVENT_COLUMNS}`),
     );
     for (const row of expired) this.announce(row);
     const orphans = rowsOf(
@@ -113,7 +113,7 @@ export class DownlinkSender {
       await this.db.execute(sql`
         UPDATE channel_write_values SET status = 'failed', message = ${reason}, answered_at = now(), updated_at = now()
         WHERE id = ${writeId} AND status IN ('pending', 'sent')
-        RETURNING id, account_id, device_id, device_channel_template_id, value, status, message`),
+        RETURNING ${WRITE_EVENT_COLUMNS}`),
     );
     for (const row of rows) this.announce(row);
   }

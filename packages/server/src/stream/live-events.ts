@@ -29,6 +29,9 @@ export type LiveEvent =
       value: number;
       status: string;
       message: string | null;
+      sentAt: string | null;
+      answeredAt: string | null;
+      updatedAt: string;
     };
 
 type Listener = (events: readonly LiveEvent[]) => void;

@@ -35,6 +35,9 @@ export interface LiveWrite {
   value: number;
   status: 'pending' | 'sent' | 'acknowledged' | 'failed';
   message: string | null;
+  sentAt: string | null;
+  answeredAt: string | null;
+  updatedAt: string;
 }
 
 export type LiveEvent =
@@ -117,8 +120,8 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     if (!found && listsWaitingFor(client, 'device-connection-status', 'deviceId', deviceId))
       refreshSoon(client, 'device-connection-status');
   } else if (event.type === 'write') {
-    const { id, status, message, value } = event;
-    const patch = { status, message, value };
+    const { id, status, message, value, sentAt, answeredAt, updatedAt } = event;
+    const patch = { status, message, value, sentAt, answeredAt, updatedAt };
     const found = patchLists(client, 'channel-write-values', (r) => r.id === id, patch);
     client.setQueryData<Row>(keys.detail('channel-write-values', id), (row) => (row ? { ...row, ...patch } : row));
     if (!found) refreshSoon(client, 'channel-write-values');
