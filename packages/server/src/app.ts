@@ -9,6 +9,7 @@ import { AccessResolver } from './api/access.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import { CommandEvents } from './api/command-events.ts';
 import type { AppContext } from './api/context.ts';
+import { registerDashboardRoutes } from './api/dashboard-routes.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerAuthRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
   registerStreamRoutes(app, ctx);
+  registerDashboardRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
