@@ -139,7 +139,7 @@ describe('devices, import, live screens', () => {
     await switchAccount('Lampyr Demo');
     await page.getByRole('button', { name: 'New Device type' }).click();
     await fill({ 'Type name (English)': names.type, 'Type name (Turkish)': `Bolard aydınlatma ${suffix}` });
-    await pick('IoT', 'IOT');
+    await pick('IoT', 'IoT');
     await save();
 
     await page.goto(`${server.url}/assets-devices/device-models`);
@@ -167,7 +167,7 @@ describe('devices, import, live screens', () => {
       Formula: 'x',
     });
     await choose('Device model', names.model);
-    await pick('Channel type', 'readwrite');
+    await pick('Channel type', 'Read and write');
     await pick('Data type', 'bool');
     await save();
 
@@ -265,11 +265,11 @@ describe('devices, import, live screens', () => {
     await screenshot(page, 'fleet-04-live-control-confirm');
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Send' }).click();
     const writes = page.locator('.ant-table-tbody').last();
-    await expect.poll(() => writes.textContent()).toMatch(/pending|sent|acknowledged/);
+    await expect.poll(() => writes.textContent()).toMatch(/Pending|Sent|Acknowledged/);
     // The server runs the simulated fleet: the device obeys and acknowledges, shown without a reload.
     await expect
       .poll(() => writes.locator('tr.ant-table-row').first().textContent(), { timeout: 60_000 })
-      .toContain('acknowledged');
+      .toContain('Acknowledged');
     await screenshot(page, 'fleet-05-live-control-acknowledged');
     expect(await seriousViolations(page)).toEqual([]);
   });
