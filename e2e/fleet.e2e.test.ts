@@ -284,6 +284,29 @@ describe('devices, import, live screens', () => {
     await screenshot(page, 'fleet-06-graphic');
   });
 
+  it('sums the fleet up on the dashboard and narrows it to one device type', async () => {
+    await page.goto(url('dashboards/dashboards'));
+    const devices = async () =>
+      Number(
+        (
+          await page
+            .locator('.ant-statistic', { hasText: 'Devices' })
+            .locator('.ant-statistic-content-value')
+            .textContent()
+        )?.replace(/\D/g, ''),
+      );
+    await expect.poll(devices).toBeGreaterThan(0);
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    const counts = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.children[1]?.textContent)));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(await devices());
+    await screenshot(page, 'fleet-06b-dashboard');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Choosing a type (here by its row) narrows every count to it.
+    await rows.last().click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(devices).toBe(counts.at(-1));
+  });
+
   it('in Turkish and dark: device details, live control and the channel average chart', async () => {
     await page.goto(url('assets-devices/device-details?id=12'));
     await page.getByTestId('language-menu').click();

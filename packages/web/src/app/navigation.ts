@@ -1,5 +1,11 @@
 /** Screens written by hand, for routes that are more than one entity's list. */
-export type ScreenName = 'device-details' | 'live-control' | 'graphic' | 'channel-average' | 'average-overview';
+export type ScreenName =
+  | 'dashboard'
+  | 'device-details'
+  | 'live-control'
+  | 'graphic'
+  | 'channel-average'
+  | 'average-overview';
 
 /** One screen of SPEC §2: its path under the layout and the translation key of its label. */
 export interface MenuEntry {

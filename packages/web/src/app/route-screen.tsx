@@ -6,6 +6,7 @@ const ResourcePage = lazy(() => import('../resources/resource-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/home/not-found-page.tsx'));
 
 const SCREENS: Record<ScreenName, LazyExoticComponent<ComponentType>> = {
+  dashboard: lazy(() => import('../features/dashboards/dashboard-page.tsx')),
   'device-details': lazy(() => import('../features/assets-devices/device-details-page.tsx')),
   'live-control': lazy(() => import('../features/assets-devices/live-control-page.tsx')),
   graphic: lazy(() => import('../features/assets-devices/graphic-page.tsx')),

@@ -6,8 +6,7 @@ export const dashboardsMenu: MenuGroup = {
   key: g,
   label: 'menu.groups.dashboards',
   entries: [
-    // The dashboard's device status online/offline, until a summary screen of its own.
-    entry(g, 'dashboards', { resource: 'device-connection-status' }),
+    entry(g, 'dashboards', { screen: 'dashboard' }),
     entry(g, 'overview', { screen: 'average-overview' }),
     entry(g, 'charts', { screen: 'channel-average' }),
     // What the charts show: the channels with their units and labels.
