@@ -3,6 +3,7 @@ import type { CommandEvents } from '../api/command-events.ts';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvents } from '../stream/live-events.ts';
 import { BatchWriter } from './batch-writer.ts';
+import { ConnectionWatcher } from './connection-watcher.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { DownlinkSender } from './downlink-sender.ts';
 import { MqttSubscriber } from './mqtt-subscriber.ts';
@@ -20,6 +21,8 @@ export interface IngestOptions {
   commands: CommandEvents;
   downlinkTimeoutMs: number;
   downlinkSweepMs?: number;
+  /** How often silent devices are looked for and marked offline (default every 30 s). */
+  connectionSweepMs?: number;
   sessionExpirySeconds?: number;
   /** Told how many messages were just acknowledged (stored); for benchmarks and metrics. */
   onAcknowledged?: (count: number) => void;
@@ -30,6 +33,7 @@ export interface Ingest {
   writer: BatchWriter;
   directory: DeviceDirectory;
   downlinks: DownlinkSender;
+  connections: ConnectionWatcher;
   /** `endSession` drops the broker-side session (tests, a worker leaving for good). */
   close(options?: { endSession?: boolean }): Promise<void>;
 }
@@ -76,12 +80,16 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     onError,
   });
   const stopDownlinks = downlinks.start(options.commands);
+  const connections = new ConnectionWatcher(db, live, onError);
+  const stopConnections = connections.start(options.connectionSweepMs ?? 30_000);
   return {
     writer,
     directory,
     downlinks,
+    connections,
     async close(closeOptions) {
       stopDownlinks();
+      stopConnections();
       await subscriber.close(closeOptions);
       await writer.drain();
       await publisher.endAsync();
