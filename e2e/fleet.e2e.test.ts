@@ -307,6 +307,35 @@ describe('devices, import, live screens', () => {
     await expect.poll(devices).toBe(counts.at(-1));
   });
 
+  it('maps the devices by connection status and opens one from its marker', async () => {
+    await page.goto(url('assets-devices/map'));
+    const all = page.locator('.ant-segmented-item', { hasText: 'All (' });
+    await expect.poll(async () => Number((await all.textContent())?.match(/\((\d+)\)/)?.[1])).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.leaflet-overlay-pane canvas').count()).toBe(1);
+    await screenshot(page, 'fleet-06c-map');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Markers are drawn on a canvas: find a painted one and click its centre.
+    const canvas = page.locator('.leaflet-overlay-pane canvas');
+    const point = await canvas.evaluate((c: HTMLCanvasElement) => {
+      const { data, width } = c.getContext('2d')?.getImageData(0, 0, c.width, c.height) ?? { data: [], width: 0 };
+      const scale = c.width / c.getBoundingClientRect().width;
+      for (let i = 3; i < data.length; i += 4 * 7) {
+        if ((data[i] as number) > 200) {
+          const pixel = (i - 3) / 4;
+          // The first painted pixel is a circle's top; its centre is a radius (6 px) below.
+          return { x: (pixel % width) / scale, y: Math.floor(pixel / width) / scale + 6 };
+        }
+      }
+      return undefined;
+    });
+    expect(point).toBeDefined();
+    await canvas.click({ position: point as { x: number; y: number } });
+    const popup = page.locator('.leaflet-popup-content');
+    await expect.poll(() => popup.textContent()).toMatch(/Online|Offline|Not heard yet/);
+    await popup.getByRole('link', { name: 'Open device details' }).click();
+    await page.waitForURL(/device-details\?id=\d+/);
+  });
+
   it('in Turkish and dark: device details, live control and the channel average chart', async () => {
     await page.goto(url('assets-devices/device-details?id=12'));
     await page.getByTestId('language-menu').click();

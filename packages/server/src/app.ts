@@ -35,6 +35,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Shared with the ingest: what it stores is streamed, what the API commits reaches devices. */
   live?: LiveEvents;
+  /** The console map's tiles, handed to the console in /config.json. */
+  map?: { tileUrl: string; attribution: string };
   commands?: CommandEvents;
 }
 
@@ -79,7 +81,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/config.json', { config: { access: 'public' } }, async (request) => {
     const origin = `${request.protocol}://${request.host}`;
-    return { queryUrl: `${origin}${QUERY_PREFIX}`, commandUrl: `${origin}${COMMAND_PREFIX}` };
+    return {
+      queryUrl: `${origin}${QUERY_PREFIX}`,
+      commandUrl: `${origin}${COMMAND_PREFIX}`,
+      ...(options.map ? { mapTileUrl: options.map.tileUrl, mapAttribution: options.map.attribution } : {}),
+    };
   });
   app.get<{ Params: { lng: string; ns: string } }>(
     '/locales/:lng/:ns',

@@ -40,6 +40,9 @@ const schema = z.object({
   LAMPYR_ADMIN_EMAIL: z.email().default('admin@lampyr.local'),
   LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('lampyr-admin'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The console map's tile server ({z}/{x}/{y}); OpenStreetMap's by default. */
+  MAP_TILE_URL: z.string().trim().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
   /** Where the built console lives; served at / when present. */
   WEB_DIST: z.string().optional(),
 });

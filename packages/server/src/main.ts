@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     dataDir: config.DATA_DIR,
     smtpUrl: config.SMTP_URL,
     webDist: config.WEB_DIST,
+    map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
   });
   const telemetry = await startTelemetry(config, database, { live, commands }, app.log);

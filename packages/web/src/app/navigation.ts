@@ -5,7 +5,8 @@ export type ScreenName =
   | 'live-control'
   | 'graphic'
   | 'channel-average'
-  | 'average-overview';
+  | 'average-overview'
+  | 'map';
 
 /** One screen of SPEC §2: its path under the layout and the translation key of its label. */
 export interface MenuEntry {

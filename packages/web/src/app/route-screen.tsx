@@ -10,6 +10,7 @@ const SCREENS: Record<ScreenName, LazyExoticComponent<ComponentType>> = {
   'device-details': lazy(() => import('../features/assets-devices/device-details-page.tsx')),
   'live-control': lazy(() => import('../features/assets-devices/live-control-page.tsx')),
   graphic: lazy(() => import('../features/assets-devices/graphic-page.tsx')),
+  map: lazy(() => import('../features/assets-devices/map-page.tsx')),
   'channel-average': lazy(() => import('../features/dashboards/channel-average-page.tsx')),
   'average-overview': lazy(() => import('../features/dashboards/average-overview-page.tsx')),
 };

@@ -1,10 +1,20 @@
-/** Base URLs of the two APIs, read at start-up from `/config.json` so one build serves any host. */
+/**
+ * Base URLs of the two APIs and the map's tile server, read at start-up from `/config.json` so one
+ * build serves any host.
+ */
 export interface RuntimeConfig {
   queryUrl: string;
   commandUrl: string;
+  mapTileUrl: string;
+  mapAttribution: string;
 }
 
-const DEFAULTS: RuntimeConfig = { queryUrl: '/query/api', commandUrl: '/command/api' };
+const DEFAULTS: RuntimeConfig = {
+  queryUrl: '/query/api',
+  commandUrl: '/command/api',
+  mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  mapAttribution: '© OpenStreetMap contributors',
+};
 
 let current: RuntimeConfig = DEFAULTS;
 
@@ -25,6 +35,8 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
       setRuntimeConfig({
         ...(typeof body.queryUrl === 'string' ? { queryUrl: trimSlash(body.queryUrl) } : {}),
         ...(typeof body.commandUrl === 'string' ? { commandUrl: trimSlash(body.commandUrl) } : {}),
+        ...(typeof body.mapTileUrl === 'string' ? { mapTileUrl: body.mapTileUrl } : {}),
+        ...(typeof body.mapAttribution === 'string' ? { mapAttribution: body.mapAttribution } : {}),
       });
     }
   } catch {

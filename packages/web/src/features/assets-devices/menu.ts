@@ -33,5 +33,6 @@ export const assetsDevicesMenu: MenuGroup = {
     action('clear-device-data'),
     action('reset-device-config'),
     action('config-deploy'),
+    entry(g, 'map', { screen: 'map' }),
   ],
 };

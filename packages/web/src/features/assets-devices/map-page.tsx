@@ -1,0 +1,224 @@
+import 'leaflet/dist/leaflet.css';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Card, Empty, Flex, Segmented, Spin, Typography, theme } from 'antd';
+import type { LatLngBoundsExpression } from 'leaflet';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CircleMarker, MapContainer, Popup, TileLayer } from 'react-leaflet';
+import { Link } from 'react-router';
+import { errorMessage } from '../../lib/error-message.ts';
+import { onLiveEvent } from '../../lib/live-stream.ts';
+import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { LiveBadge } from './live-badge.tsx';
+
+type Status = 'online' | 'offline' | 'never';
+
+interface MapDevice {
+  id: number;
+  name: string;
+  street: string | null;
+  latitude: number;
+  longitude: number;
+}
+
+interface Connection {
+  status: 'online' | 'offline';
+  dateTime: string;
+}
+
+const PAGE = 1000;
+/** Devices drawn at most; a larger fleet is cut with a notice. */
+const MAX_DEVICES = 20_000;
+const ISTANBUL: [number, number] = [41.0082, 28.9784];
+const DEVICES_KEY = ['query', 'devices', 'map'] as const;
+const STATUS_KEY = ['query', 'device-connection-status', 'map'] as const;
+
+/** Every page of a list, a thousand rows at a time, up to `limit` rows. */
+async function allRows(prefix: string, params: Omit<ListParams, 'pageable'>, sort: string, signal: AbortSignal) {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await listRecords(prefix, { ...params, pageable: { page, size: PAGE, sort: [sort] } }, { signal });
+    rows.push(...answer.content);
+    if (answer.content.length < PAGE || rows.length >= answer.totalElements || rows.length >= MAX_DEVICES)
+      return { rows: rows.slice(0, MAX_DEVICES), total: answer.totalElements };
+  }
+}
+
+/**
+ * The menu's Map (SPEC §2): the account's devices that have coordinates, coloured by connection
+ * status (kept live by the stream), each with its name, street, last contact and a way to its
+ * details. Tiles come from the configured tile server.
+ */
+export default function MapPage() {
+  const { t, i18n } = useTranslation();
+  const { token } = theme.useToken();
+  const client = useQueryClient();
+  const [shown, setShown] = useState<Status | 'all'>('all');
+
+  const devices = useQuery({
+    queryKey: DEVICES_KEY,
+    queryFn: async ({ signal }) => {
+      const { rows, total } = await allRows(
+        'devices',
+        {
+          filter: null,
+          detailFilter: [
+            { field: 'latitude', operator: 'isNotNull', value: null },
+            { field: 'longitude', operator: 'isNotNull', value: null },
+          ],
+          selectedColumns: { name: true, street: true, latitude: true, longitude: true },
+        },
+        'name,asc',
+        signal,
+      );
+      return { devices: rows as unknown as MapDevice[], total };
+    },
+  });
+  const connections = useQuery({
+    queryKey: STATUS_KEY,
+    queryFn: async ({ signal }) => {
+      const { rows } = await allRows(
+        'device-connection-status',
+        { filter: null, detailFilter: [], selectedColumns: { deviceId: true, status: true, dateTime: true } },
+        'deviceId,asc',
+        signal,
+      );
+      return new Map(rows.map((r) => [r.deviceId as number, { status: r.status, dateTime: r.dateTime } as Connection]));
+    },
+  });
+
+  // Connection changes arrive on the live stream: recolour the marker in place.
+  useEffect(
+    () =>
+      onLiveEvent((event) => {
+        if (event.type !== 'status') return;
+        client.setQueryData<Map<number, Connection>>(STATUS_KEY, (before) => {
+          if (!before) return before;
+          const next = new Map(before);
+          next.set(event.deviceId, { status: event.status, dateTime: event.dateTime });
+          return next;
+        });
+      }),
+    [client],
+  );
+
+  const statusOf = (id: number): Status => connections.data?.get(id)?.status ?? 'never';
+  const colour: Record<Status, string> = {
+    online: token.colorSuccess,
+    offline: token.colorError,
+    never: token.colorTextQuaternary,
+  };
+  const label: Record<Status, string> = {
+    online: t('device.online'),
+    offline: t('device.offline'),
+    never: t('device.neverSeen'),
+  };
+  const all = devices.data?.devices ?? [];
+  const counts = { online: 0, offline: 0, never: 0 };
+  for (const d of all) counts[statusOf(d.id)]++;
+  const visible = shown === 'all' ? all : all.filter((d) => statusOf(d.id) === shown);
+  const bounds = useMemo<LatLngBoundsExpression | undefined>(() => {
+    const points = devices.data?.devices ?? [];
+    if (!points.length) return undefined;
+    const lats = points.map((d) => d.latitude);
+    const lngs = points.map((d) => d.longitude);
+    return [
+      [Math.min(...lats), Math.min(...lngs)],
+      [Math.max(...lats), Math.max(...lngs)],
+    ];
+  }, [devices.data]);
+  const { mapTileUrl, mapAttribution } = runtimeConfig();
+  const dateFormat = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? i18n.language, {
+    dateStyle: 'short',
+    timeStyle: 'short',
+  });
+
+  return (
+    <Flex vertical gap={token.margin}>
+      <Card>
+        <Flex justify="space-between" align="center" wrap gap={token.margin}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('map.title')}
+          </Typography.Title>
+          <Flex align="center" wrap gap={token.margin}>
+            <LiveBadge />
+            <Segmented<Status | 'all'>
+              value={shown}
+              onChange={setShown}
+              aria-label={t('map.show')}
+              options={[
+                { value: 'all', label: t('map.all', { count: all.length }) },
+                ...(['online', 'offline', 'never'] as const).map((s) => ({
+                  value: s,
+                  label: <Badge color={colour[s]} text={`${label[s]} (${counts[s]})`} />,
+                })),
+              ]}
+            />
+          </Flex>
+        </Flex>
+      </Card>
+      <Card styles={{ body: { padding: 0 } }}>
+        {devices.isPending ? (
+          <Flex justify="center" style={{ padding: token.paddingLG }}>
+            <Spin aria-label={t('state.loading')} />
+          </Flex>
+        ) : devices.isError ? (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            title={errorMessage(devices.error, t)}
+            action={<Button onClick={() => void devices.refetch()}>{t('action.retry')}</Button>}
+          />
+        ) : all.length === 0 ? (
+          <Empty style={{ padding: token.paddingLG }} description={t('map.noDevices')}>
+            <Link to="/assets-devices/devices">{t('dashboard.openDevices')}</Link>
+          </Empty>
+        ) : (
+          <>
+            {(devices.data?.total ?? 0) > all.length && (
+              <Alert type="warning" showIcon title={t('map.truncated', { shown: all.length })} />
+            )}
+            <MapContainer
+              bounds={bounds}
+              center={bounds ? undefined : ISTANBUL}
+              zoom={bounds ? undefined : 11}
+              preferCanvas
+              style={{ height: 'calc(100vh - 300px)', minHeight: 420, borderRadius: token.borderRadiusLG }}
+              data-testid="device-map"
+            >
+              <TileLayer url={mapTileUrl} attribution={mapAttribution} />
+              {visible.map((d) => {
+                const status = statusOf(d.id);
+                const connection = connections.data?.get(d.id);
+                return (
+                  <CircleMarker
+                    key={d.id}
+                    center={[d.latitude, d.longitude]}
+                    radius={6}
+                    pathOptions={{ color: colour[status], fillColor: colour[status], fillOpacity: 0.85, weight: 1 }}
+                  >
+                    <Popup>
+                      <Flex vertical gap={4}>
+                        <Typography.Text strong>{d.name}</Typography.Text>
+                        {d.street && <Typography.Text type="secondary">{d.street}</Typography.Text>}
+                        <Badge color={colour[status]} text={label[status]} />
+                        {connection && (
+                          <Typography.Text type="secondary">
+                            {t('device.lastSeen')}: {dateFormat.format(new Date(connection.dateTime))}
+                          </Typography.Text>
+                        )}
+                        <Link to={`/assets-devices/device-details?id=${d.id}`}>{t('map.details')}</Link>
+                      </Flex>
+                    </Popup>
+                  </CircleMarker>
+                );
+              })}
+            </MapContainer>
+          </>
+        )}
+      </Card>
+    </Flex>
+  );
+}
