@@ -156,3 +156,23 @@ export const changePasswordSchema = z.object({
   currentPassword: z.string().min(1).max(200),
   newPassword: z.string().min(8).max(200),
 });
+
+/** `GET {QUERY_URL}/dashboard-summary`: SPEC §3's Dashboard summary of the selected account. */
+export interface DashboardSummary {
+  /** Devices per device type, with how many of them are online and offline. */
+  inventory: {
+    deviceTypeId: number;
+    typeNameEn: string;
+    typeNameTr: string;
+    devices: number;
+    online: number;
+    offline: number;
+  }[];
+  deviceCount: number;
+  online: number;
+  offline: number;
+  /** Devices that have never reported. */
+  neverSeen: number;
+  /** Active alarms by level and in all; null when the role may not read alarms. */
+  alarms: { low: number; medium: number; high: number; count: number } | null;
+}

@@ -1,29 +1,10 @@
-import { findResource, type ResourceDef } from '@lampyr/contract';
+import { type DashboardSummary, findResource, type ResourceDef } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allows } from './access.ts';
 import type { AppContext } from './context.ts';
 import { badValue } from './errors.ts';
 import { authorize, QUERY_PREFIX } from './resource-routes.ts';
-
-export interface DashboardSummary {
-  /** Devices per device type, with how many of them are online and offline. */
-  inventory: {
-    deviceTypeId: number;
-    typeNameEn: string;
-    typeNameTr: string;
-    devices: number;
-    online: number;
-    offline: number;
-  }[];
-  deviceCount: number;
-  online: number;
-  offline: number;
-  /** Devices that have never reported. */
-  neverSeen: number;
-  /** Active alarms by level; null when the role may not read alarms. */
-  alarms: { low: number; medium: number; high: number; count: number } | null;
-}
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const resource = (name: string) => findResource(name) as ResourceDef;

@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 import type { Row as DataRow } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
@@ -96,23 +97,18 @@ export default function DeviceDetailsPage() {
   return (
     <Flex vertical gap={token.margin}>
       <Card>
-        <Flex justify="space-between" align="center" wrap gap={token.margin}>
-          <h2 style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
-            {row ? recordLabel('devices', row) : t('device.detailsTitle')}
-          </h2>
-          <Space wrap>
-            <LiveBadge />
-            <div style={{ width: 280 }}>
-              <ReferenceSelect
-                prefix="devices"
-                aria-label={t('device.choose')}
-                placeholder={t('device.choose')}
-                value={id ?? null}
-                onChange={(next) => setSearch(typeof next === 'number' ? { id: String(next) } : {})}
-              />
-            </div>
-          </Space>
-        </Flex>
+        <ScreenTitle title={row ? recordLabel('devices', row) : t('device.detailsTitle')}>
+          <LiveBadge />
+          <div style={{ width: 280 }}>
+            <ReferenceSelect
+              prefix="devices"
+              aria-label={t('device.choose')}
+              placeholder={t('device.choose')}
+              value={id ?? null}
+              onChange={(next) => setSearch(typeof next === 'number' ? { id: String(next) } : {})}
+            />
+          </div>
+        </ScreenTitle>
       </Card>
 
       {id === undefined ? (

@@ -5,6 +5,7 @@ import { App, Button, Card, Flex, Input, InputNumber, Popconfirm, Slider, Space,
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
@@ -126,12 +127,9 @@ export default function LiveControlPage() {
   return (
     <Flex vertical gap={token.margin}>
       <Card>
-        <Flex justify="space-between" align="center" wrap gap={token.margin} style={{ marginBottom: token.margin }}>
-          <h2 style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
-            {t('menu.assets-devices.channel-write-values')}
-          </h2>
+        <ScreenTitle title={t('menu.assets-devices.channel-write-values')} spaced>
           <LiveBadge />
-        </Flex>
+        </ScreenTitle>
         <Flex wrap gap={token.marginSM} style={{ marginBottom: token.margin }}>
           <div style={{ width: 220 }}>
             <ReferenceSelect

@@ -1,12 +1,13 @@
 import 'leaflet/dist/leaflet.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Badge, Button, Card, Empty, Flex, Segmented, Spin, Typography, theme } from 'antd';
+import { Alert, Badge, Card, Empty, Flex, Segmented, Spin, Typography, theme } from 'antd';
 import type { LatLngBoundsExpression } from 'leaflet';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CircleMarker, MapContainer, Popup, TileLayer } from 'react-leaflet';
 import { Link } from 'react-router';
-import { errorMessage } from '../../lib/error-message.ts';
+import { LoadFailed } from '../../app/layout/load-failed.tsx';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
@@ -137,26 +138,21 @@ export default function MapPage() {
   return (
     <Flex vertical gap={token.margin}>
       <Card>
-        <Flex justify="space-between" align="center" wrap gap={token.margin}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('map.title')}
-          </Typography.Title>
-          <Flex align="center" wrap gap={token.margin}>
-            <LiveBadge />
-            <Segmented<Status | 'all'>
-              value={shown}
-              onChange={setShown}
-              aria-label={t('map.show')}
-              options={[
-                { value: 'all', label: t('map.all', { count: all.length }) },
-                ...(['online', 'offline', 'never'] as const).map((s) => ({
-                  value: s,
-                  label: <Badge color={colour[s]} text={`${label[s]} (${counts[s]})`} />,
-                })),
-              ]}
-            />
-          </Flex>
-        </Flex>
+        <ScreenTitle title={t('map.title')}>
+          <LiveBadge />
+          <Segmented<Status | 'all'>
+            value={shown}
+            onChange={setShown}
+            aria-label={t('map.show')}
+            options={[
+              { value: 'all', label: t('map.all', { count: all.length }) },
+              ...(['online', 'offline', 'never'] as const).map((s) => ({
+                value: s,
+                label: <Badge color={colour[s]} text={`${label[s]} (${counts[s]})`} />,
+              })),
+            ]}
+          />
+        </ScreenTitle>
       </Card>
       <Card styles={{ body: { padding: 0 } }}>
         {devices.isPending ? (
@@ -164,13 +160,7 @@ export default function MapPage() {
             <Spin aria-label={t('state.loading')} />
           </Flex>
         ) : devices.isError ? (
-          <Alert
-            type="error"
-            showIcon
-            role="alert"
-            title={errorMessage(devices.error, t)}
-            action={<Button onClick={() => void devices.refetch()}>{t('action.retry')}</Button>}
-          />
+          <LoadFailed error={devices.error} onRetry={() => void devices.refetch()} />
         ) : all.length === 0 ? (
           <Empty style={{ padding: token.paddingLG }} description={t('map.noDevices')}>
             <Link to="/assets-devices/devices">{t('dashboard.openDevices')}</Link>

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Empty, Flex, Spin, Tree, Typography, theme } from 
 import type { DataNode } from 'antd/es/tree';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 import { recordLabel } from '../../resources/reference-data.ts';
 import { useList, useRecord } from './device-data.ts';
@@ -62,15 +63,19 @@ export default function TopologyPage() {
 
   return (
     <Card>
-      <Flex justify="space-between" align="center" wrap gap={token.margin} style={{ marginBottom: token.margin }}>
-        <h2 style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
-          <ApartmentOutlined style={{ marginInlineEnd: token.marginXS }} />
-          {title}
-        </h2>
+      <ScreenTitle
+        spaced
+        title={
+          <>
+            <ApartmentOutlined style={{ marginInlineEnd: token.marginXS }} />
+            {title}
+          </>
+        }
+      >
         <Link to="/assets-devices/device-topology">
           <Button>{t('topology.edit')}</Button>
         </Link>
-      </Flex>
+      </ScreenTitle>
       {typeof type.data?.description === 'string' && (
         <Typography.Paragraph type="secondary">{type.data.description}</Typography.Paragraph>
       )}

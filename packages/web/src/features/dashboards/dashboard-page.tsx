@@ -1,46 +1,16 @@
 import { ReloadOutlined } from '@ant-design/icons';
+import type { DashboardSummary } from '@lampyr/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Col,
-  Empty,
-  Flex,
-  Row,
-  Skeleton,
-  Statistic,
-  Table,
-  Tag,
-  Typography,
-  theme,
-} from 'antd';
+import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Table, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LoadFailed } from '../../app/layout/load-failed.tsx';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { request } from '../../lib/api-client.ts';
-import { errorMessage } from '../../lib/error-message.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
-
-/** The answer of `GET /query/api/dashboard-summary` (SPEC §3, Dashboard summary). */
-export interface DashboardSummary {
-  inventory: {
-    deviceTypeId: number;
-    typeNameEn: string;
-    typeNameTr: string;
-    devices: number;
-    online: number;
-    offline: number;
-  }[];
-  deviceCount: number;
-  online: number;
-  offline: number;
-  neverSeen: number;
-  alarms: { low: number; medium: number; high: number; count: number } | null;
-}
 
 const summaryKey = (deviceTypeId: number | null) => ['query', 'dashboard-summary', deviceTypeId] as const;
 /** Connection changes arrive live; the counts follow them at most this often. */
@@ -96,42 +66,31 @@ export default function DashboardPage() {
   return (
     <Flex vertical gap={token.margin}>
       <Card>
-        <Flex justify="space-between" align="center" wrap gap={token.margin}>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('dashboard.title')}
-          </Typography.Title>
-          <Flex align="center" wrap gap={token.margin}>
-            <LiveBadge />
-            <div style={{ width: 260 }}>
-              <ReferenceSelect
-                prefix="devices-types"
-                value={deviceTypeId}
-                onChange={(value) => setDeviceTypeId(typeof value === 'number' ? value : null)}
-                placeholder={t('dashboard.allTypes')}
-                aria-label={t('dashboard.deviceType')}
-              />
-            </div>
-            <Button
-              icon={<ReloadOutlined />}
-              aria-label={t('action.refresh')}
-              loading={summary.isFetching}
-              onClick={() => void summary.refetch()}
+        <ScreenTitle title={t('dashboard.title')}>
+          <LiveBadge />
+          <div style={{ width: 260 }}>
+            <ReferenceSelect
+              prefix="devices-types"
+              value={deviceTypeId}
+              onChange={(value) => setDeviceTypeId(typeof value === 'number' ? value : null)}
+              placeholder={t('dashboard.allTypes')}
+              aria-label={t('dashboard.deviceType')}
             />
-          </Flex>
-        </Flex>
+          </div>
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t('action.refresh')}
+            loading={summary.isFetching}
+            onClick={() => void summary.refetch()}
+          />
+        </ScreenTitle>
       </Card>
       {summary.isPending ? (
         <Card>
           <Skeleton active aria-label={t('state.loading')} />
         </Card>
       ) : summary.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          title={errorMessage(summary.error, t)}
-          action={<Button onClick={() => void summary.refetch()}>{t('action.retry')}</Button>}
-        />
+        <LoadFailed error={summary.error} onRetry={() => void summary.refetch()} />
       ) : data && data.deviceCount === 0 ? (
         <Card>
           <Empty description={t(deviceTypeId === null ? 'dashboard.noDevices' : 'dashboard.noDevicesOfType')}>
