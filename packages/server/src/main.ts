@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { startTelemetry } from './ingest/telemetry.ts';
 import { seed } from './seed/seed.ts';
+import { lostLightEuis } from './seed/street-lighting.ts';
 import { LiveEvents } from './stream/live-events.ts';
 
 async function main(): Promise<void> {
@@ -34,9 +35,10 @@ async function main(): Promise<void> {
     ? new Fleet({
         url: telemetry.brokerUrl,
         ...telemetry.simulatorCredentials,
-        // The seeded fleet: 200 LoRaWAN lights and 5 IP controllers (seed/street-lighting.ts).
+        // The seeded fleet: 200 LoRaWAN lights (the last few lost in the field) and 5 IP controllers.
         lights: 200,
         ipDevices: 5,
+        lost: lostLightEuis(200),
         reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
         log: (line) => app.log.warn(line),
       })

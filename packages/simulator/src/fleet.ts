@@ -23,6 +23,8 @@ export interface FleetOptions {
   reportingPeriodMs: number;
   /** Chance per report that a device falls silent for a few periods (node loss). */
   silenceChance?: number;
+  /** Devices (devEui or uid) lost in the field: they never report. */
+  lost?: readonly string[];
   applicationId?: string;
   seed?: number;
   log?: (line: string) => void;
@@ -106,7 +108,9 @@ export class Fleet {
       { qos: 1 },
     );
     // Spread the first reports over one period, as real devices powered on at different times.
-    for (const device of this.devices.values()) {
+    const lost = new Set(this.options.lost ?? []);
+    for (const [id, device] of this.devices) {
+      if (lost.has(id)) continue;
       const first = this.random() * this.options.reportingPeriodMs;
       device.timer = setTimeout(() => this.tick(device), first);
     }

@@ -5,6 +5,7 @@ import {
   alertParameterTemplates,
   channelValueTypes,
   deviceChannelTemplates,
+  deviceConnectionStatus,
   deviceModels,
   deviceNodeLossSettings,
   devices,
@@ -31,6 +32,13 @@ export const DEMO_APPLICATION_ID = '0b6a4c6e-6f2c-4e3a-9d0b-6a4b8e1f2a11';
 export const GATEWAY_EUIS = ['a840411b2c3d4e5f', 'a840411b2c3d4e60', 'a840411b2c3d4e61'] as const;
 export const devEuiOf = (n: number) => `70b3d57ed005${n.toString(16).padStart(4, '0')}`;
 export const ipUidOf = (n: number) => `kdk-ip-${String(n).padStart(4, '0')}`;
+/**
+ * The last lights of the 200 are lost in the field: the seed shows them offline since yesterday and
+ * the demo fleet leaves them silent, so the dashboard and the map have something to point at.
+ */
+export const LOST_LIGHTS = 3;
+export const lostLightEuis = (lights = 200) =>
+  Array.from({ length: LOST_LIGHTS }, (_, k) => devEuiOf(lights - LOST_LIGHTS + 1 + k));
 
 /**
  * A channel layout: code, label, data type, bytes, formula, unit, limits, writable. The order is the
@@ -303,6 +311,20 @@ export async function seedStreetLighting(
     }),
   );
   const inserted = await tx.insert(devices).values(lights).returning({ id: devices.id, devEui: devices.devEui });
+  const lost = new Set(lostLightEuis(lights.length));
+  await tx.insert(deviceConnectionStatus).values(
+    inserted
+      .filter((d) => lost.has(d.devEui as string))
+      .map((d, k) => ({
+        accountId,
+        deviceId: d.id,
+        status: 'offline',
+        // Heard last yesterday evening, on a weak link.
+        dateTime: new Date(Date.now() - (26 + k) * 3_600_000),
+        rssi: -119,
+        snr: -14.5,
+      })),
+  );
   const ipDevices = await tx
     .insert(devices)
     .values(
