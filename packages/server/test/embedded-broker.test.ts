@@ -1,0 +1,59 @@
+import { Fleet } from '@lampyr/simulator';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmbeddedBroker, startEmbeddedBroker } from '../src/ingest/embedded-broker.ts';
+import { DEMO_APPLICATION_ID } from '../src/seed/street-lighting.ts';
+
+const lampyr = { username: 'lampyr', password: 'lampyr-secret' };
+const devices = { username: 'devices', password: 'device-secret' };
+let broker: EmbeddedBroker;
+let open: EmbeddedBroker | undefined;
+const url = (b: EmbeddedBroker) => `mqtt://127.0.0.1:${b.port}`;
+const connect = (b: EmbeddedBroker, options: mqtt.IClientOptions = {}) =>
+  mqtt.connectAsync(url(b), { reconnectPeriod: 0, connectTimeout: 5000, ...options });
+
+beforeAll(async () => {
+  broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr, devices, allowAnonymous: false });
+});
+afterAll(async () => {
+  await broker?.close();
+  await open?.close();
+});
+
+describe('embedded broker', () => {
+  it('refuses anonymous clients and wrong passwords unless told otherwise', async () => {
+    await expect(connect(broker)).rejects.toThrow(/bad user ?name or password|not authorized/i);
+    await expect(connect(broker, { username: 'devices', password: 'guess' })).rejects.toThrow();
+    open = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr, allowAnonymous: true });
+    const anonymous = await connect(open);
+    expect(anonymous.connected).toBe(true);
+    await anonymous.endAsync();
+  });
+
+  it("lets devices hear their commands, not each other's uplinks, and keeps them connected", async () => {
+    const device = await connect(broker, devices);
+    const granted = await device.subscribeAsync({
+      [`application/${DEMO_APPLICATION_ID}/device/+/command/down`]: { qos: 1 },
+      'lampyr/+/down': { qos: 1 },
+    });
+    expect(granted.map((g) => g.qos)).toEqual([1, 1]);
+    // Another device's uplinks: not granted (SUBACK 0x80), and the device stays connected.
+    await expect(
+      device.subscribeAsync(`application/${DEMO_APPLICATION_ID}/device/+/event/up`, { qos: 1 }),
+    ).rejects.toMatchObject({ packet: { granted: [128] } });
+    expect(device.connected).toBe(true);
+    // Lampyr itself may subscribe to uplinks, and hears what a device publishes.
+    const server = await connect(broker, lampyr);
+    await server.subscribeAsync(`application/${DEMO_APPLICATION_ID}/device/+/event/up`, { qos: 1 });
+    const heard = new Promise<string>((resolve) => server.once('message', (topic) => resolve(topic)));
+    await device.publishAsync(`application/${DEMO_APPLICATION_ID}/device/70b3d57ed0050001/event/up`, '{}', { qos: 1 });
+    expect(await heard).toContain('/event/up');
+    await Promise.all([device.endAsync(), server.endAsync()]);
+  });
+
+  it('runs the simulated fleet with device credentials', async () => {
+    const fleet = new Fleet({ url: url(broker), ...devices, lights: 2, ipDevices: 1, reportingPeriodMs: 60_000 });
+    await expect(fleet.start()).resolves.toBeUndefined();
+    await fleet.stop();
+  });
+});
