@@ -105,6 +105,7 @@ async function rawInsert(
       const a: number[] = [];
       const d: number[] = [];
       const t: number[] = [];
+      const sub: number[] = [];
       const v: number[] = [];
       const at: string[] = [];
       const s: string[] = [];
@@ -117,6 +118,7 @@ async function rawInsert(
           a.push(accountId);
           d.push(device);
           t.push(template);
+          sub.push(0);
           v.push(f % 1000);
           at.push(time);
           s.push('ok');
@@ -126,8 +128,8 @@ async function rawInsert(
       await database.db.transaction(async (tx) => {
         await tx.execute(sql`
           INSERT INTO channel_read_values
-            (account_id, device_id, device_channel_template_id, value, date_time, status, frame_key)
-          SELECT * FROM unnest(${list(a)}::bigint[], ${list(d)}::bigint[], ${list(t)}::bigint[],
+            (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
+          SELECT * FROM unnest(${list(a)}::bigint[], ${list(d)}::bigint[], ${list(t)}::bigint[], ${list(sub)}::int[],
             ${list(v)}::float8[], ${list(at)}::timestamptz[], ${list(s)}::text[], ${list(k)}::text[])
           ON CONFLICT DO NOTHING`);
       });

@@ -6,6 +6,7 @@ import {
   decodePayload,
   encodeWrite,
   mapNamedValues,
+  type SubChannelTemplate,
 } from '../src/ingest/decode-payload.ts';
 import { compileFormula, FormulaError, parseVariables } from '../src/ingest/formula.ts';
 
@@ -299,9 +300,24 @@ describe('decoder robustness (property)', () => {
     fc.assert(
       fc.property(
         fc.array(arbitraryTemplate, { maxLength: 8 }),
+        // Sub-device channels under any of the first templates, with any package order.
+        fc.array(
+          fc.record({
+            template: arbitraryTemplate,
+            parent: fc.integer({ min: 0, max: 3 }),
+            channelPackageOrder: fc.option(fc.integer({ min: -1, max: 5 })),
+          }),
+          { maxLength: 6 },
+        ),
         fc.uint8Array({ maxLength: 40 }),
-        (templates, payload) => {
-          const result = decodePayload(compileReadChannels(templates.map((t) => channel(t))), payload);
+        (templates, subs, payload) => {
+          const compiled = templates.map((t) => channel(t));
+          const subTemplates = subs.map((s) => ({
+            ...channel(s.template),
+            parentTemplateId: compiled[s.parent]?.id ?? null,
+            channelPackageOrder: s.channelPackageOrder,
+          }));
+          const result = decodePayload(compileReadChannels(compiled, subTemplates), payload);
           if (result.ok) for (const v of result.values) expect(Number.isFinite(v.value)).toBe(true);
           else
             expect(['payload_too_short', 'bad_template', 'formula_error', 'no_read_channels']).toContain(result.reason);
@@ -327,5 +343,73 @@ describe('decoder robustness (property)', () => {
         expect(result.ok || result.reason === 'formula_error').toBe(true);
       }),
     );
+  });
+});
+
+describe('sub-device packages (sub-device channel templates)', () => {
+  const sub = (parent: ChannelTemplate, over: Partial<SubChannelTemplate>): SubChannelTemplate => ({
+    ...channel(over),
+    parentTemplateId: parent.id,
+    ...over,
+  });
+  const layout = (packageBytes: number) => {
+    const lamp = channel({ channelCode: 'lamp', mqttPackageOrder: 1 });
+    const pkg = channel({ channelCode: 'luminaires', mqttPackageOrder: 2, dataByteLength: packageBytes });
+    const temp = channel({ channelCode: 'temp', mqttPackageOrder: 3, dataType: 'int8' });
+    const subs = [
+      // Listed out of order: the package order decides.
+      sub(pkg, { channelCode: 'fault', channelPackageOrder: 3, dataByteLength: 0, dataBitLength: 4 }),
+      sub(pkg, { channelCode: 'power', channelPackageOrder: 1, formula: 'x*k', variables: 'k=2', dataLimitMax: 100 }),
+      sub(pkg, { channelCode: 'dim', channelPackageOrder: 2, dataByteLength: 0, dataBitLength: 4 }),
+      // Another model's and a write-only sub-channel take no part.
+      { ...sub(pkg, { channelCode: 'elsewhere', channelPackageOrder: 1 }), parentTemplateId: 999_999 },
+      sub(pkg, { channelCode: 'setpoint', channelPackageOrder: 4, channelType: 'write' }),
+    ];
+    return { lamp, pkg, temp, channels: compileReadChannels([lamp, pkg, temp], subs) };
+  };
+  const summary = (result: ReturnType<typeof decodePayload>) =>
+    result.ok ? result.values.map((v) => [v.templateId, v.subChannel, v.channelCode, v.value, v.status]) : result;
+
+  it("decodes a sub-device's package inside its parent channel's bytes, stored under the parent", () => {
+    const { lamp, pkg, temp, channels } = layout(3);
+    // lamp | power, dim and fault sharing a byte, one byte of padding | temp
+    expect(summary(decodePayload(channels, bytes(1, 16, 0xa5, 0xff, 0xdc)))).toEqual([
+      [lamp.id, 0, 'lamp', 1, 'ok'],
+      [pkg.id, 1, 'power', 32, 'ok'],
+      [pkg.id, 2, 'dim', 10, 'ok'],
+      [pkg.id, 3, 'fault', 5, 'ok'],
+      [temp.id, 0, 'temp', -36, 'ok'],
+    ]);
+  });
+
+  it('takes a package as long as its sub-channels need when the parent gives no length', () => {
+    const { channels } = layout(0);
+    expect(summary(decodePayload(channels, bytes(1, 60, 0x12, 7)))).toEqual([
+      [expect.any(Number), 0, 'lamp', 1, 'ok'],
+      [expect.any(Number), 1, 'power', 120, 'out_of_range'],
+      [expect.any(Number), 2, 'dim', 1, 'ok'],
+      [expect.any(Number), 3, 'fault', 2, 'ok'],
+      [expect.any(Number), 0, 'temp', 7, 'ok'],
+    ]);
+  });
+
+  it('refuses a payload that ends inside a package, whole', () => {
+    const { channels } = layout(3);
+    expect(decodePayload(channels, bytes(1, 16))).toMatchObject({ ok: false, reason: 'payload_too_short' });
+    expect(decodePayload(channels, bytes(1, 16, 0xa5, 0xff))).toMatchObject({ ok: false, reason: 'payload_too_short' });
+  });
+
+  it('refuses templates whose sub-channels overflow the package or share a package order', () => {
+    expect(decodePayload(layout(1).channels, bytes(1, 2, 3, 4, 5))).toMatchObject({
+      ok: false,
+      reason: 'bad_template',
+      detail: expect.stringContaining('2 bytes'),
+    });
+    const pkg = channel({ channelCode: 'p', dataByteLength: 2 });
+    const clash = compileReadChannels(
+      [pkg],
+      [sub(pkg, { channelPackageOrder: 1 }), sub(pkg, { channelPackageOrder: 1 })],
+    );
+    expect(decodePayload(clash, bytes(1, 2))).toMatchObject({ ok: false, reason: 'bad_template' });
   });
 });

@@ -195,6 +195,81 @@ describe('ChirpStack uplinks, end to end', () => {
     expect(readings.find((r) => r.code === 'current')).toMatchObject({ value: 0.5, status: 'ok' });
   });
 
+  it("decodes a sub-device's package into sub-channel readings, latest values and stream events", async () => {
+    // A controller model with a lamp channel and a 2-byte luminaire package (power, then dim).
+    const [model] = await rows<{ id: number }>(sql`
+      INSERT INTO device_models (model_name, device_type_id, device_type_protocol_id, parameter_group_code)
+      SELECT 'SLC-SUB test', device_type_id, device_type_protocol_id, 'SUB' FROM device_models
+      WHERE model_name LIKE 'SLC-L1%' RETURNING id::int AS id`);
+    const template = async (
+      table: 'device_channel_templates' | 'sub_device_channel_templates',
+      o: Record<string, unknown>,
+    ) =>
+      (
+        await rows<{ id: number }>(sql`
+          INSERT INTO ${sql.identifier(table)} (name, device_type_model_id, channel_type, channel_order, channel_code, unit,
+            data_type, description, alert_parameter_code, mqtt_package_order, data_limit_max, data_limit_min,
+            data_byte_length, data_label, variables, formula, channel_package_order
+            ${table === 'sub_device_channel_templates' ? sql`, parent_template_id` : sql``})
+          VALUES (${o.code}, ${model?.id}, 'read', ${o.order}, ${o.code}, ${o.unit}, 'uint8', ${o.code}, ${o.code},
+            ${o.order}, ${o.max ?? 255}, 0, ${o.bytes ?? 1}, ${o.code}, '', 'x', ${o.packageOrder ?? null}
+            ${table === 'sub_device_channel_templates' ? sql`, ${o.parent}` : sql``})
+          RETURNING id::int AS id`)
+      )[0]?.id as number;
+    const lamp = await template('device_channel_templates', { code: 'lamp', order: 1, unit: '' });
+    const luminaire = await template('device_channel_templates', { code: 'luminaire', order: 2, unit: '', bytes: 2 });
+    await template('sub_device_channel_templates', {
+      code: 'dim',
+      order: 2,
+      unit: '%',
+      packageOrder: 2,
+      parent: luminaire,
+      max: 100,
+    });
+    await template('sub_device_channel_templates', {
+      code: 'power',
+      order: 1,
+      unit: 'W',
+      packageOrder: 1,
+      parent: luminaire,
+    });
+    const devEui = '70b3d57ed00fff01';
+    const [device] = await rows<{ id: number }>(sql`
+      INSERT INTO devices (account_id, name, device_type_model_id, dev_eui, application_id, has_sub_channel)
+      VALUES (${kadikoy}, 'KDK-SUB-1', ${model?.id}, ${devEui}, ${DEMO_APPLICATION_ID}, true) RETURNING id::int AS id`);
+    const up = JSON.parse(fixture('up.json').toString());
+    Object.assign(up, { fCnt: 5, data: Buffer.from([1, 55, 180]).toString('base64') });
+    up.deviceInfo.devEui = devEui;
+    await publish(topicOf(devEui, 'up'), JSON.stringify(up));
+
+    const stored = await eventually(async () => {
+      const r = await rows<{ template: number; sub: number; value: number; status: string }>(sql`
+        SELECT device_channel_template_id::int AS template, sub_channel AS sub, value, status FROM channel_read_values
+        WHERE device_id = ${device?.id} ORDER BY device_channel_template_id, sub_channel`);
+      return r.length === 3 && r;
+    });
+    expect(stored).toEqual([
+      { template: lamp, sub: 0, value: 1, status: 'ok' },
+      { template: luminaire, sub: 1, value: 55, status: 'ok' },
+      { template: luminaire, sub: 2, value: 180, status: 'out_of_range' },
+    ]);
+    const latest = await eventually(async () => {
+      const r = await client.list('channel-values', {
+        filter: { deviceId: device?.id },
+        pageable: { page: 1, size: 10, sort: ['subChannel,asc'] },
+      });
+      return r.body.data.content.length === 3 && r.body.data.content;
+    });
+    expect(latest.map((v: { subChannel: number; value: number }) => [v.subChannel, v.value])).toEqual([
+      [0, 1],
+      [1, 55],
+      [2, 180],
+    ]);
+    await eventually(async () =>
+      stream.events.some((e) => e.event === 'value' && e.data.deviceId === device?.id && e.data.subChannel === 2),
+    );
+  });
+
   it("takes IP devices' Lampyr JSON", async () => {
     const uid = ipUidOf(2);
     const deviceId = Number((await rows<{ id: number }>(sql`SELECT id FROM devices WHERE uid = ${uid}`))[0]?.id);

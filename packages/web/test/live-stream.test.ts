@@ -20,22 +20,34 @@ describe('live events into the query cache', () => {
     client.setQueryData(
       key,
       page([
-        { id: 1, deviceId: 7, deviceChannelTemplateId: 3, value: 10, status: 'ok', dateTime: 'a' },
-        { id: 2, deviceId: 7, deviceChannelTemplateId: 4, value: 20, status: 'ok', dateTime: 'a' },
+        { id: 1, deviceId: 7, deviceChannelTemplateId: 3, subChannel: 0, value: 10, status: 'ok', dateTime: 'a' },
+        { id: 2, deviceId: 7, deviceChannelTemplateId: 4, subChannel: 0, value: 20, status: 'ok', dateTime: 'a' },
+        { id: 3, deviceId: 7, deviceChannelTemplateId: 4, subChannel: 2, value: 30, status: 'ok', dateTime: 'a' },
       ]),
     );
     applyLiveEvent(client, {
       type: 'value',
       deviceId: 7,
       deviceChannelTemplateId: 4,
+      subChannel: 2,
       channelCode: 'dim',
       value: 55,
       status: 'out_of_range',
       dateTime: 'b',
     });
+    // Only the sub-channel the value belongs to moves.
     expect(client.getQueryData<{ content: unknown[] }>(key)?.content).toEqual([
-      { id: 1, deviceId: 7, deviceChannelTemplateId: 3, value: 10, status: 'ok', dateTime: 'a' },
-      { id: 2, deviceId: 7, deviceChannelTemplateId: 4, value: 55, status: 'out_of_range', dateTime: 'b' },
+      { id: 1, deviceId: 7, deviceChannelTemplateId: 3, subChannel: 0, value: 10, status: 'ok', dateTime: 'a' },
+      { id: 2, deviceId: 7, deviceChannelTemplateId: 4, subChannel: 0, value: 20, status: 'ok', dateTime: 'a' },
+      {
+        id: 3,
+        deviceId: 7,
+        deviceChannelTemplateId: 4,
+        subChannel: 2,
+        value: 55,
+        status: 'out_of_range',
+        dateTime: 'b',
+      },
     ]);
   });
 
@@ -49,6 +61,7 @@ describe('live events into the query cache', () => {
         type: 'value',
         deviceId: 7,
         deviceChannelTemplateId: i,
+        subChannel: 0,
         channelCode: 'x',
         value: i,
         status: 'ok',
@@ -59,6 +72,7 @@ describe('live events into the query cache', () => {
       type: 'value',
       deviceId: 8,
       deviceChannelTemplateId: 1,
+      subChannel: 0,
       channelCode: 'x',
       value: 1,
       status: 'ok',

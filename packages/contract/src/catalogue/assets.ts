@@ -219,6 +219,7 @@ export const channelValues = defineResource({
   fields: {
     deviceId: field.ref('devices', { list: true }),
     deviceChannelTemplateId: field.ref('device-channel-templates', { list: true }),
+    subChannel: field.integer({ list: true }),
     value: field.number({ list: true }),
     dateTime: field.datetime({ list: true }),
     status: field.enum(['ok', 'out_of_range'], { list: true }),
@@ -236,7 +237,7 @@ export const channelReadValues = defineResource({
   fields: {
     deviceId: field.ref('devices', { list: true }),
     deviceChannelTemplateId: field.ref('device-channel-templates', { list: true }),
-    subChannel: field.integer(),
+    subChannel: field.integer({ list: true }),
     value: field.number({ list: true }),
     dateTime: field.datetime({ list: true }),
     status: field.enum(['ok', 'out_of_range'], { list: true }),

@@ -6,6 +6,8 @@ export interface Reading {
   accountId: number;
   deviceId: number;
   templateId: number;
+  /** 0 for the channel itself; a sub-device channel's package order. */
+  subChannel: number;
   channelCode: string;
   value: number;
   status: string;
@@ -207,11 +209,13 @@ export class BatchWriter {
     // The newest reading per device channel; sorted, so concurrent batches lock rows in one order.
     const latest = new Map<string, Reading>();
     for (const r of readings) {
-      const key = `${r.deviceId}:${r.templateId}`;
+      const key = `${r.deviceId}:${r.templateId}:${r.subChannel}`;
       const before = latest.get(key);
       if (!before || before.dateTime < r.dateTime) latest.set(key, r);
     }
-    const latestRows = [...latest.values()].sort((a, b) => a.deviceId - b.deviceId || a.templateId - b.templateId);
+    const latestRows = [...latest.values()].sort(
+      (a, b) => a.deviceId - b.deviceId || a.templateId - b.templateId || a.subChannel - b.subChannel,
+    );
     const seenRows = [...seen.values()].sort((a, b) => a.deviceId - b.deviceId);
 
     const iso = isoOf();
@@ -219,10 +223,11 @@ export class BatchWriter {
       if (readings.length) {
         await tx.execute(sql`
           INSERT INTO channel_read_values
-            (account_id, device_id, device_channel_template_id, value, date_time, status, frame_key)
+            (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
           SELECT * FROM unnest(
             ${list(readings.map((r) => r.accountId))}::bigint[], ${list(readings.map((r) => r.deviceId))}::bigint[],
-            ${list(readings.map((r) => r.templateId))}::bigint[], ${list(readings.map((r) => r.value))}::float8[],
+            ${list(readings.map((r) => r.templateId))}::bigint[], ${list(readings.map((r) => r.subChannel))}::int[],
+            ${list(readings.map((r) => r.value))}::float8[],
             ${list(readings.map((r) => iso(r.dateTime)))}::timestamptz[], ${list(readings.map((r) => r.status))}::text[],
             ${list(readings.map((r) => r.frameKey))}::text[])
           ON CONFLICT DO NOTHING`);
@@ -259,7 +264,7 @@ export class BatchWriter {
    */
   private keepLatest(latestRows: Reading[], seenRows: DeviceSeen[]): void {
     for (const r of latestRows) {
-      const key = `${r.deviceId}:${r.templateId}`;
+      const key = `${r.deviceId}:${r.templateId}:${r.subChannel}`;
       const before = this.latestPending.get(key);
       if (!before || before.dateTime < r.dateTime) this.latestPending.set(key, r);
     }
@@ -273,7 +278,7 @@ export class BatchWriter {
 
   private async flushLatest(): Promise<void> {
     const latestRows = [...this.latestPending.values()].sort(
-      (a, b) => a.deviceId - b.deviceId || a.templateId - b.templateId,
+      (a, b) => a.deviceId - b.deviceId || a.templateId - b.templateId || a.subChannel - b.subChannel,
     );
     const seenRows = [...this.seenPending.values()].sort((a, b) => a.deviceId - b.deviceId);
     this.latestPending.clear();
@@ -283,12 +288,14 @@ export class BatchWriter {
       await this.db.transaction(async (tx) => {
         if (latestRows.length) {
           await tx.execute(sql`
-            INSERT INTO channel_values (account_id, device_id, device_channel_template_id, value, date_time, status)
+            INSERT INTO channel_values
+              (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status)
             SELECT * FROM unnest(
               ${list(latestRows.map((r) => r.accountId))}::bigint[], ${list(latestRows.map((r) => r.deviceId))}::bigint[],
-              ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.value))}::float8[],
+              ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.subChannel))}::int[],
+              ${list(latestRows.map((r) => r.value))}::float8[],
               ${list(latestRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(latestRows.map((r) => r.status))}::text[])
-            ON CONFLICT (device_id, device_channel_template_id) DO UPDATE
+            ON CONFLICT (device_id, device_channel_template_id, sub_channel) DO UPDATE
               SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
               WHERE channel_values.date_time < excluded.date_time`);
         }
@@ -331,6 +338,7 @@ export class BatchWriter {
         type: 'value',
         deviceId: r.deviceId,
         deviceChannelTemplateId: r.templateId,
+        subChannel: r.subChannel,
         channelCode: r.channelCode,
         value: r.value,
         status: r.status,

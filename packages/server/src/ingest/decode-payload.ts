@@ -13,6 +13,13 @@ export interface ChannelTemplate {
   variables: string;
   dataLimitMin: number;
   dataLimitMax: number;
+  /** A sub-device channel's place inside its parent's package (sub-device channel templates only). */
+  channelPackageOrder?: number | null;
+}
+
+/** A sub-device channel template: decoded inside the package its parent read channel carries. */
+export interface SubChannelTemplate extends ChannelTemplate {
+  parentTemplateId: number | null;
 }
 
 export type DataType = 'bool' | 'uint8' | 'int8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32';
@@ -27,12 +34,22 @@ export interface CompiledChannel {
   packed: boolean;
   formula: Formula;
   problem?: string;
+  /**
+   * Sub-device channels, in package order: this channel's bytes are then a sub-device's package,
+   * decoded by them (DEVICES.md), and the channel yields their values rather than one of its own.
+   */
+  sub: CompiledChannel[];
+  /** Its sub-channel number (a sub-device channel's package order); 0 for a device's own channel. */
+  subChannel: number;
 }
 
 export type ReadingStatus = 'ok' | 'out_of_range';
 
 export interface DecodedValue {
+  /** The device's channel template (a sub-device channel's value is stored under its parent). */
   templateId: number;
+  /** 0 for the channel itself; the sub-device channel's package order otherwise. */
+  subChannel: number;
   channelCode: string;
   value: number;
   status: ReadingStatus;
@@ -46,7 +63,7 @@ export type DecodeResult = { ok: true; values: DecodedValue[] } | { ok: false; r
 const isRead = (t: ChannelTemplate) => t.channelType === 'read' || t.channelType === 'readwrite';
 const isWrite = (t: ChannelTemplate) => t.channelType === 'write' || t.channelType === 'readwrite';
 
-function compileOne(template: ChannelTemplate): CompiledChannel {
+function compileOne(template: ChannelTemplate, subChannel = 0): CompiledChannel {
   const packed = (template.dataBitLength ?? 0) > 0;
   const bits = packed ? (template.dataBitLength as number) : template.dataByteLength * 8;
   let problem: string | undefined;
@@ -59,15 +76,59 @@ function compileOne(template: ChannelTemplate): CompiledChannel {
   } catch (error) {
     problem ??= error instanceof FormulaError ? error.message : String(error);
   }
-  return { template, bits, packed, formula, ...(problem ? { problem } : {}) };
+  return { template, bits, packed, formula, sub: [], subChannel, ...(problem ? { problem } : {}) };
 }
 
-/** The read channels of a model in payload order (`mqttPackageOrder`), compiled once per model. */
-export function compileReadChannels(templates: readonly ChannelTemplate[]): CompiledChannel[] {
+/** Bits a run of fields takes from a byte boundary: whole-byte fields start on the next byte. */
+function bitsOf(channels: readonly CompiledChannel[]): number {
+  let bit = 0;
+  for (const c of channels) {
+    if (!c.packed) bit = Math.ceil(bit / 8) * 8;
+    bit += c.bits;
+  }
+  return Math.ceil(bit / 8) * 8;
+}
+
+/**
+ * The read channels of a model in payload order (`mqttPackageOrder`), compiled once per model. A
+ * read channel that sub-device channel templates name as their parent carries a sub-device's
+ * package: its sub-channels, in `channelPackageOrder`, decode inside it; the package is the
+ * parent's `dataByteLength` bytes, or as long as the sub-channels need when that is 0.
+ */
+export function compileReadChannels(
+  templates: readonly ChannelTemplate[],
+  subTemplates: readonly SubChannelTemplate[] = [],
+): CompiledChannel[] {
   return templates
     .filter(isRead)
     .sort((a, b) => a.mqttPackageOrder - b.mqttPackageOrder || a.id - b.id)
-    .map(compileOne);
+    .map((template) => {
+      const channel = compileOne(template);
+      const subs = subTemplates
+        .filter((t) => t.parentTemplateId === template.id && isRead(t))
+        .sort((a, b) => (a.channelPackageOrder ?? 0) - (b.channelPackageOrder ?? 0) || a.id - b.id);
+      if (!subs.length) return channel;
+      channel.sub = subs.map((t, k) => compileOne(t, t.channelPackageOrder ?? k + 1));
+      const needed = bitsOf(channel.sub);
+      const own = template.dataByteLength * 8;
+      const numbers = new Set(channel.sub.map((c) => c.subChannel));
+      if (
+        numbers.size < channel.sub.length ||
+        channel.sub.some((c) => !Number.isInteger(c.subChannel) || c.subChannel < 1)
+      )
+        channel.problem ??= 'sub-channels need distinct package orders from 1';
+      else if (own > 0 && needed > own)
+        channel.problem ??= `sub-channels need ${needed / 8} bytes, the package has ${own / 8}`;
+      else {
+        // The package replaces the channel's own field; its problems are the sub-channels'.
+        delete channel.problem;
+        const broken = channel.sub.find((c) => c.problem);
+        if (broken) channel.problem = `${broken.template.channelCode}: ${broken.problem}`;
+      }
+      channel.packed = false;
+      channel.bits = own > 0 ? own : needed;
+      return channel;
+    });
 }
 
 /** Reads fields most significant bit first; whole-byte fields start on the next byte boundary. */
@@ -81,6 +142,14 @@ class BitReader {
 
   remaining(): number {
     return this.bytes.length * 8 - this.bit;
+  }
+
+  position(): number {
+    return this.bit;
+  }
+
+  seek(bit: number): void {
+    this.bit = bit;
   }
 
   /** An unsigned integer of `width` bits (≤ 48, so it stays a safe integer). */
@@ -129,6 +198,35 @@ export function decodePayload(channels: readonly CompiledChannel[], payload: Uin
     if (reader.remaining() < channel.bits) {
       return { ok: false, reason: 'payload_too_short', detail: `${payload.length} bytes` };
     }
+    if (channel.sub.length) {
+      // A sub-device's package: its fields, then any padding up to the package's length.
+      const end = reader.position() + channel.bits;
+      const inner = decodeFields(channel.sub, reader, payload, channel.template.id);
+      if (!inner.ok) return inner;
+      values.push(...inner.values);
+      reader.seek(end);
+      continue;
+    }
+    const one = decodeFields([channel], reader, payload, channel.template.id);
+    if (!one.ok) return one;
+    values.push(...one.values);
+  }
+  return { ok: true, values };
+}
+
+/** Reads plain fields in order and turns each into its value; `templateId` is where they are stored. */
+function decodeFields(
+  channels: readonly CompiledChannel[],
+  reader: BitReader,
+  payload: Uint8Array,
+  templateId: number,
+): DecodeResult {
+  const values: DecodedValue[] = [];
+  for (const channel of channels) {
+    if (!channel.packed) reader.alignToByte();
+    if (reader.remaining() < channel.bits) {
+      return { ok: false, reason: 'payload_too_short', detail: `${payload.length} bytes` };
+    }
     const raw = rawValue(channel.template.dataType, reader.read(channel.bits), channel.bits);
     let value: number;
     try {
@@ -146,7 +244,8 @@ export function decodePayload(channels: readonly CompiledChannel[], payload: Uin
     // 2327 × 0.1 is 232.70000000000002 in binary floating point; 12 significant digits drop that noise.
     value = Number(value.toPrecision(12));
     values.push({
-      templateId: channel.template.id,
+      templateId,
+      subChannel: channel.subChannel,
       channelCode: channel.template.channelCode,
       value,
       status: statusOf(channel.template, value),
@@ -190,7 +289,13 @@ export function mapNamedValues(channels: readonly CompiledChannel[], object: Rec
     const value = taken.get(c);
     if (value === undefined) return [];
     return [
-      { templateId: c.template.id, channelCode: c.template.channelCode, value, status: statusOf(c.template, value) },
+      {
+        templateId: c.template.id,
+        subChannel: 0,
+        channelCode: c.template.channelCode,
+        value,
+        status: statusOf(c.template, value),
+      },
     ];
   });
 }

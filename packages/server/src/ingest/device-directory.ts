@@ -1,6 +1,12 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
-import { accounts, deviceChannelTemplates, devices, gatewayApplications } from '../db/schema/index.ts';
+import {
+  accounts,
+  deviceChannelTemplates,
+  devices,
+  gatewayApplications,
+  subDeviceChannelTemplates,
+} from '../db/schema/index.ts';
 import { type ChannelTemplate, type CompiledChannel, compileReadChannels } from './decode-payload.ts';
 
 export interface KnownDevice {
@@ -143,7 +149,32 @@ export class DeviceDirectory {
         })
         .from(deviceChannelTemplates)
         .where(eq(deviceChannelTemplates.deviceTypeModelId, modelId));
-      return { templates, readChannels: compileReadChannels(templates) };
+      const subTemplates = !templates.length
+        ? []
+        : await this.db
+            .select({
+              id: subDeviceChannelTemplates.id,
+              parentTemplateId: subDeviceChannelTemplates.parentTemplateId,
+              channelCode: subDeviceChannelTemplates.channelCode,
+              channelType: subDeviceChannelTemplates.channelType,
+              mqttPackageOrder: subDeviceChannelTemplates.mqttPackageOrder,
+              channelPackageOrder: subDeviceChannelTemplates.channelPackageOrder,
+              dataByteLength: subDeviceChannelTemplates.dataByteLength,
+              dataBitLength: subDeviceChannelTemplates.dataBitLength,
+              dataType: subDeviceChannelTemplates.dataType,
+              formula: subDeviceChannelTemplates.formula,
+              variables: subDeviceChannelTemplates.variables,
+              dataLimitMin: subDeviceChannelTemplates.dataLimitMin,
+              dataLimitMax: subDeviceChannelTemplates.dataLimitMax,
+            })
+            .from(subDeviceChannelTemplates)
+            .where(
+              inArray(
+                subDeviceChannelTemplates.parentTemplateId,
+                templates.map((t) => t.id),
+              ),
+            );
+      return { templates, readChannels: compileReadChannels(templates, subTemplates) };
     });
   }
 }

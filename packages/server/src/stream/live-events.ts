@@ -8,6 +8,7 @@ export type LiveEvent =
       type: 'value';
       deviceId: number;
       deviceChannelTemplateId: number;
+      subChannel: number;
       channelCode: string;
       value: number;
       status: string;

@@ -19,7 +19,8 @@ export async function averagesPerBucket(
   const data = await aggregate<{ rows: AggregateRow[] }>(
     'channel-read-values',
     {
-      filters: [...filters, rangeFilter(range)],
+      // A channel's own readings: a sub-device package's sub-channels would mix in under its id.
+      filters: [...filters, { field: 'subChannel', operator: 'eq', value: 0 }, rangeFilter(range)],
       aggregations: [
         { field: 'value', fn: 'avg', as: 'avg' },
         { field: 'value', fn: 'min', as: 'min' },

@@ -12,6 +12,8 @@ import { authToken, selectedAccountId } from './session-storage.ts';
 export interface LiveValue {
   deviceId: number;
   deviceChannelTemplateId: number;
+  /** 0 for the channel itself; a sub-device channel's package order. */
+  subChannel: number;
   channelCode: string;
   value: number;
   status: string;
@@ -100,11 +102,14 @@ function refreshSoon(client: QueryClient, prefix: string): void {
  */
 export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
   if (event.type === 'value') {
-    const { deviceId, deviceChannelTemplateId, value, status, dateTime } = event;
+    const { deviceId, deviceChannelTemplateId, subChannel, value, status, dateTime } = event;
     const found = patchLists(
       client,
       'channel-values',
-      (r) => r.deviceId === deviceId && r.deviceChannelTemplateId === deviceChannelTemplateId,
+      (r) =>
+        r.deviceId === deviceId &&
+        r.deviceChannelTemplateId === deviceChannelTemplateId &&
+        (r.subChannel ?? 0) === subChannel,
       { value, status, dateTime },
     );
     if (!found && listsWaitingFor(client, 'channel-values', 'deviceId', deviceId))

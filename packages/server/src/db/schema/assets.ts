@@ -243,12 +243,14 @@ export const channelValues = resourceTable(
       deviceChannelTemplateId: refColumn()
         .notNull()
         .references(() => deviceChannelTemplates.id, { onDelete: 'cascade' }),
+      /** 0 for the channel itself; a sub-device channel's package order inside its parent's package. */
+      subChannel: integer().notNull().default(0),
       value: doublePrecision().notNull(),
       dateTime: at().notNull(),
       status: text().notNull(),
     },
     // No index holds the value or its time, so the ingest's many updates stay heap-only (HOT).
-    (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId), index().on(t.accountId)],
+    (t) => [uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.subChannel), index().on(t.accountId)],
   ),
 );
 
@@ -268,7 +270,8 @@ export const channelReadValues = resourceTable(
       accountId: refColumn().notNull(),
       deviceId: refColumn().notNull(),
       deviceChannelTemplateId: refColumn().notNull(),
-      subChannel: integer(),
+      /** 0 for the channel itself; a sub-device channel's package order inside its parent's package. */
+      subChannel: integer().notNull().default(0),
       value: doublePrecision().notNull(),
       dateTime: at().notNull(),
       status: text().notNull(),
@@ -278,7 +281,7 @@ export const channelReadValues = resourceTable(
     },
     (t) => [
       primaryKey({ columns: [t.id, t.dateTime] }),
-      uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.frameKey, t.dateTime),
+      uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.subChannel, t.frameKey, t.dateTime),
       index().on(t.accountId, t.deviceId, t.dateTime),
     ],
   ),

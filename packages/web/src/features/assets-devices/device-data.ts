@@ -17,6 +17,12 @@ export interface ChannelTemplate extends Row {
 
 const TEMPLATES = 'device-channel-templates';
 
+/** A sub-device channel template: decoded inside its parent channel's package. */
+export interface SubChannelTemplate extends ChannelTemplate {
+  parentTemplateId: number;
+  channelPackageOrder: number | null;
+}
+
 function params(filter: ListParams['filter'], size: number, sort: string[] = []): ListParams {
   return { filter, detailFilter: [], selectedColumns: null, pageable: { page: 1, size, sort } };
 }
@@ -50,6 +56,16 @@ export function useChannelTemplates(modelIds: readonly number[]) {
     enabled: ids.length > 0,
     global: true,
   });
+}
+
+/** The sub-device channels of some channel templates, in package order. */
+export function useSubChannelTemplates(parentIds: readonly number[]) {
+  const ids = [...new Set(parentIds)].sort((a, b) => a - b);
+  return useList<SubChannelTemplate>(
+    'sub-device-channel-templates',
+    params({ parentTemplateId: ids }, 1000, ['channelPackageOrder,asc']),
+    { enabled: ids.length > 0, global: true },
+  );
 }
 
 /** Every channel's latest value of some devices. */

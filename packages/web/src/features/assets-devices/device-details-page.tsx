@@ -18,6 +18,7 @@ import {
   useConnectionStatus,
   useLatestValues,
   useRecord,
+  useSubChannelTemplates,
 } from './device-data.ts';
 import { LiveBadge } from './live-badge.tsx';
 
@@ -38,28 +39,55 @@ function reading(template: ChannelTemplate | undefined, value: unknown, t: TFunc
   return value;
 }
 
-/** Every channel's latest value with its label and unit, updated live. */
+interface ShownChannel {
+  key: string;
+  title: string;
+  template?: ChannelTemplate;
+  value?: DataRow;
+}
+
+/**
+ * Every channel's latest value with its label and unit, updated live. A channel that carries a
+ * sub-device's package shows one card per sub-channel, titled with both labels.
+ */
 function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: number | undefined }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const templates = useChannelTemplates(modelId === undefined ? [] : [modelId]);
+  const subTemplates = useSubChannelTemplates((templates.data?.content ?? []).map((tpl) => tpl.id));
   const values = useLatestValues([deviceId]);
-  const byTemplate = new Map((values.data?.content ?? []).map((v) => [v.deviceChannelTemplateId as number, v]));
-  const shown: { id: number; template?: ChannelTemplate; value?: DataRow }[] = (templates.data?.content ?? []).map(
-    (template) => ({ id: template.id, template, value: byTemplate.get(template.id) }),
-  );
-  for (const [id, value] of byTemplate) if (!shown.some((s) => s.id === id)) shown.push({ id, value });
+  const rows = values.data?.content ?? [];
+  const keyOf = (templateId: unknown, subChannel: unknown) => `${templateId}:${Number(subChannel ?? 0)}`;
+  const byKey = new Map(rows.map((v) => [keyOf(v.deviceChannelTemplateId, v.subChannel), v]));
+  const shown: ShownChannel[] = [];
+  for (const template of templates.data?.content ?? []) {
+    const subs = (subTemplates.data?.content ?? []).filter((s) => s.parentTemplateId === template.id);
+    if (!subs.length) {
+      const key = keyOf(template.id, 0);
+      shown.push({ key, title: channelLabel(template, `#${template.id}`), template, value: byKey.get(key) });
+      continue;
+    }
+    subs.forEach((sub, k) => {
+      const key = keyOf(template.id, sub.channelPackageOrder ?? k + 1);
+      const title = `${channelLabel(template, `#${template.id}`)} · ${channelLabel(sub, `#${k + 1}`)}`;
+      shown.push({ key, title, template: sub, value: byKey.get(key) });
+    });
+  }
+  // Values of channels the model no longer names still show, by their number.
+  for (const [key, value] of byKey)
+    if (!shown.some((s) => s.key === key)) shown.push({ key, title: `#${key.replace(':0', '')}`, value });
 
-  if (templates.isPending || values.isPending) return <Spin aria-label={t('state.loading')} />;
+  const loadingSubs = subTemplates.isPending && subTemplates.fetchStatus === 'fetching';
+  if (templates.isPending || values.isPending || loadingSubs) return <Spin aria-label={t('state.loading')} />;
   if (values.isError) return <Alert type="error" showIcon title={errorMessage(values.error, t)} />;
   if (shown.length === 0) return <Empty description={t('device.noChannels')} />;
   return (
     <Row gutter={[token.margin, token.margin]}>
-      {shown.map(({ id, template, value }) => (
-        <Col key={id} xs={24} sm={12} md={8} xl={6}>
-          <Card size="small" data-testid={`channel-${template?.channelCode ?? id}`}>
+      {shown.map(({ key, title, template, value }) => (
+        <Col key={key} xs={24} sm={12} md={8} xl={6}>
+          <Card size="small" data-testid={`channel-${template?.channelCode ?? key}`}>
             <Statistic
-              title={channelLabel(template, `#${id}`)}
+              title={title}
               value={reading(template, value?.value, t)}
               suffix={template?.dataType === 'bool' ? undefined : template?.unit || undefined}
             />
