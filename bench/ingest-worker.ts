@@ -66,7 +66,7 @@ live.subscribe(accountId, (events) => {
 let acknowledged = 0;
 let peakRss = 0;
 setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
   send({ type: 'progress', acknowledged });
 }, 20).unref();
 
@@ -151,7 +151,7 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
       p50: at(0.5),
       p99: at(0.99),
       samples: sorted.length,
-      rss: process.memoryUsage().rss,
+      rss: process.memoryUsage.rss(),
       peakRss,
     });
   } else if (message.type === 'raw') {

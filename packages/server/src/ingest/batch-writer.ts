@@ -84,8 +84,27 @@ const element = (value: unknown): string => {
   const text = String(value);
   return BARE.test(text) && text.toUpperCase() !== 'NULL' ? text : `"${text.replace(/[\\"]/g, '\\$&')}"`;
 };
-export const arrayLiteral = (values: readonly unknown[]): string => `{${values.map(element).join(',')}}`;
-const list = (values: readonly unknown[]) => sql.param(arrayLiteral(values));
+/**
+ * The array literal of one column of `rows`, written in one pass; a value equal to the one before
+ * it (the five readings of an uplink share device, time and frame) reuses its text.
+ */
+export function columnLiteral<T>(rows: readonly T[], pick: (row: T) => unknown): string {
+  let out = '{';
+  let last: unknown;
+  let lastText = '';
+  for (let i = 0; i < rows.length; i++) {
+    const value = pick(rows[i] as T);
+    if (i === 0 || value !== last) {
+      last = value;
+      lastText = element(value);
+    }
+    out += i === 0 ? lastText : `,${lastText}`;
+  }
+  return `${out}}`;
+}
+export const arrayLiteral = (values: readonly unknown[]): string => columnLiteral(values, (v) => v);
+/** One column of `rows` as one array parameter. */
+const column = <T>(rows: readonly T[], pick: (row: T) => unknown) => sql.param(columnLiteral(rows, pick));
 /** ISO text of a time; the readings of one uplink share one Date, so the last answer is kept. */
 function isoOf(): (d: Date) => string {
   let last: Date | undefined;
@@ -225,20 +244,20 @@ export class BatchWriter {
           INSERT INTO channel_read_values
             (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
           SELECT * FROM unnest(
-            ${list(readings.map((r) => r.accountId))}::bigint[], ${list(readings.map((r) => r.deviceId))}::bigint[],
-            ${list(readings.map((r) => r.templateId))}::bigint[], ${list(readings.map((r) => r.subChannel))}::int[],
-            ${list(readings.map((r) => r.value))}::float8[],
-            ${list(readings.map((r) => iso(r.dateTime)))}::timestamptz[], ${list(readings.map((r) => r.status))}::text[],
-            ${list(readings.map((r) => r.frameKey))}::text[])
+            ${column(readings, (r) => r.accountId)}::bigint[], ${column(readings, (r) => r.deviceId)}::bigint[],
+            ${column(readings, (r) => r.templateId)}::bigint[], ${column(readings, (r) => r.subChannel)}::int[],
+            ${column(readings, (r) => r.value)}::float8[],
+            ${column(readings, (r) => iso(r.dateTime))}::timestamptz[], ${column(readings, (r) => r.status)}::text[],
+            ${column(readings, (r) => r.frameKey)}::text[])
           ON CONFLICT DO NOTHING`);
       }
       if (logs.length) {
         await tx.execute(sql`
           INSERT INTO data_logs (account_id, topic, device_uid, reason, payload)
           SELECT * FROM unnest(
-            ${list(logs.map((l) => l.accountId))}::bigint[], ${list(logs.map((l) => l.topic))}::text[],
-            ${list(logs.map((l) => l.deviceUid))}::text[], ${list(logs.map((l) => l.reason))}::text[],
-            ${list(logs.map((l) => l.payload))}::text[])`);
+            ${column(logs, (l) => l.accountId)}::bigint[], ${column(logs, (l) => l.topic)}::text[],
+            ${column(logs, (l) => l.deviceUid)}::text[], ${column(logs, (l) => l.reason)}::text[],
+            ${column(logs, (l) => l.payload)}::text[])`);
       }
       const changed: Record<string, unknown>[] = [];
       for (const answer of answers) {
@@ -291,10 +310,10 @@ export class BatchWriter {
             INSERT INTO channel_values
               (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status)
             SELECT * FROM unnest(
-              ${list(latestRows.map((r) => r.accountId))}::bigint[], ${list(latestRows.map((r) => r.deviceId))}::bigint[],
-              ${list(latestRows.map((r) => r.templateId))}::bigint[], ${list(latestRows.map((r) => r.subChannel))}::int[],
-              ${list(latestRows.map((r) => r.value))}::float8[],
-              ${list(latestRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(latestRows.map((r) => r.status))}::text[])
+              ${column(latestRows, (r) => r.accountId)}::bigint[], ${column(latestRows, (r) => r.deviceId)}::bigint[],
+              ${column(latestRows, (r) => r.templateId)}::bigint[], ${column(latestRows, (r) => r.subChannel)}::int[],
+              ${column(latestRows, (r) => r.value)}::float8[],
+              ${column(latestRows, (r) => r.dateTime.toISOString())}::timestamptz[], ${column(latestRows, (r) => r.status)}::text[])
             ON CONFLICT (device_id, device_channel_template_id, sub_channel) DO UPDATE
               SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
               WHERE channel_values.date_time < excluded.date_time`);
@@ -303,9 +322,9 @@ export class BatchWriter {
           await tx.execute(sql`
             INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
             SELECT a, d, 'online', t, r, s FROM unnest(
-              ${list(seenRows.map((r) => r.accountId))}::bigint[], ${list(seenRows.map((r) => r.deviceId))}::bigint[],
-              ${list(seenRows.map((r) => r.dateTime.toISOString()))}::timestamptz[], ${list(seenRows.map((r) => r.rssi))}::float8[],
-              ${list(seenRows.map((r) => r.snr))}::float8[]) AS u(a, d, t, r, s)
+              ${column(seenRows, (r) => r.accountId)}::bigint[], ${column(seenRows, (r) => r.deviceId)}::bigint[],
+              ${column(seenRows, (r) => r.dateTime.toISOString())}::timestamptz[], ${column(seenRows, (r) => r.rssi)}::float8[],
+              ${column(seenRows, (r) => r.snr)}::float8[]) AS u(a, d, t, r, s)
             ON CONFLICT (device_id) DO UPDATE
               SET status = 'online', date_time = excluded.date_time, updated_at = now(),
                   rssi = coalesce(excluded.rssi, device_connection_status.rssi),
