@@ -281,8 +281,10 @@ export const channelReadValues = resourceTable(
     },
     (t) => [
       primaryKey({ columns: [t.id, t.dateTime] }),
-      uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.subChannel, t.frameKey, t.dateTime),
-      index().on(t.accountId, t.deviceId, t.dateTime),
+      // Identity of a reading, and the path of a channel's readings over time (graphs, pairing).
+      uniqueIndex().on(t.deviceId, t.deviceChannelTemplateId, t.subChannel, t.dateTime, t.frameKey),
+      // An account's readings newest first (the list screen); new readings append at its end.
+      index().on(t.accountId, t.dateTime),
     ],
   ),
 );
