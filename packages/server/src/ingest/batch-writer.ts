@@ -64,13 +64,14 @@ export interface WriterOptions {
 }
 
 /**
- * The latest-value writer waits this long at least, and four times as long as its last write took
- * at most up to the cap: idle, latest rows trail their readings by a tenth of a second; under a
- * flood, the writer coalesces more and keeps to about a fifth of the database's time. (The live
- * stream does not wait for it: its events leave with the readings' commit.)
+ * The latest-value writer waits this long at least, and ten times as long as its last write took,
+ * up to the cap: idle, latest rows trail their readings by a tenth of a second; under a flood, the
+ * writer coalesces more (a device reporting many times in the wait is written once) and keeps to
+ * about a tenth of one database connection's time. (The live stream does not wait for it: its
+ * events leave with the readings' commit.)
  */
 const LATEST_DELAY_MS = 100;
-const LATEST_DELAY_MAX_MS = 2000;
+const LATEST_DELAY_MAX_MS = 5000;
 
 /**
  * One array parameter, written as PostgreSQL's array literal here: node-postgres would escape every
@@ -336,7 +337,7 @@ export class BatchWriter {
       this.onLatestError(error);
     } finally {
       const took = performance.now() - started;
-      this.latestDelay = Math.min(LATEST_DELAY_MAX_MS, Math.max(LATEST_DELAY_MS, 4 * took));
+      this.latestDelay = Math.min(LATEST_DELAY_MAX_MS, Math.max(LATEST_DELAY_MS, 10 * took));
       this.latestFlush = undefined;
       if (this.latestPending.size || this.seenPending.size) this.keepLatest([], []);
     }
