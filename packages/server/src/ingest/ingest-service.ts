@@ -43,7 +43,9 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const { db, live } = options;
   const directory = new DeviceDirectory(db);
   const onError = (error: unknown) => options.log.error(error, 'ingest');
-  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 3 : 1 }, onError);
+  // Two flushes overlap on PostgreSQL (one commits while the next is written); a third only adds
+  // contention on a small server. PGlite has one connection.
+  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 2 : 1 }, onError);
   const handler = new UplinkHandler(directory);
 
   const subscriber = new MqttSubscriber({
