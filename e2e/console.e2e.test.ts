@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
+import { chooseInDialog, collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
 import { type RunningServer, readCode, startServer } from './support/server.ts';
 
 const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
@@ -37,21 +37,7 @@ async function menuBackground(): Promise<string> {
 }
 
 /** Picks an option of an antd select in the open dialog by typing part of its label. */
-async function choose(label: string, text: string) {
-  const dialog = page.getByRole('dialog');
-  const input = dialog.getByLabel(label, { exact: true });
-  const item = dialog.locator('.ant-form-item').filter({ has: page.getByText(label, { exact: true }) });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await input.click();
-    await input.fill(text);
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first();
-    await option.waitFor({ state: 'visible' });
-    await option.click();
-    await page.keyboard.press('Tab');
-    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
-  }
-  throw new Error(`Could not choose ${text} in ${label}`);
-}
+const choose = (label: string, text: string) => chooseInDialog(page, label, text);
 
 async function expectNoSeriousViolations(name: string) {
   const violations = await seriousViolations(page);

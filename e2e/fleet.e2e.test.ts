@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
+import { chooseInDialog, collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
@@ -20,21 +20,7 @@ let page: Page;
 let errors: string[];
 
 /** Picks an option of an antd select in the open dialog by typing part of its label. */
-async function choose(label: string, text: string) {
-  const dialog = page.getByRole('dialog');
-  const input = dialog.getByLabel(label, { exact: true });
-  const item = dialog.locator('.ant-form-item').filter({ has: page.getByText(label, { exact: true }) });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await input.click();
-    await input.fill(text);
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first();
-    await option.waitFor({ state: 'visible' });
-    await option.click();
-    await page.keyboard.press('Tab');
-    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
-  }
-  throw new Error(`Could not choose ${text} in ${label}`);
-}
+const choose = (label: string, text: string) => chooseInDialog(page, label, text);
 
 /** Picks an option of a select that has no search (an enum), by its exact label. */
 async function pick(label: string, text: string) {

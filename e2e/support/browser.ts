@@ -58,3 +58,20 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Picks an option of an antd select in the page's open dialog by typing part of its label. */
+export async function chooseInDialog(page: Page, label: string, text: string): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  const input = dialog.getByLabel(label, { exact: true });
+  const item = dialog.locator('.ant-form-item').filter({ has: page.getByText(label, { exact: true }) });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await input.click();
+    await input.fill(text);
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).first();
+    await option.waitFor({ state: 'visible' });
+    await option.click();
+    await page.keyboard.press('Tab');
+    if ((await item.locator('.ant-select').textContent())?.includes(text)) return;
+  }
+  throw new Error(`Could not choose ${text} in ${label}`);
+}

@@ -176,3 +176,44 @@ export interface DashboardSummary {
   /** Active alarms by level and in all; null when the role may not read alarms. */
   alarms: { low: number; medium: number; high: number; count: number } | null;
 }
+
+/* What `GET {QUERY_URL}/stream` pushes (server-sent events, the event name being `type`). */
+
+/** A channel's new latest value. */
+export interface LiveValue {
+  deviceId: number;
+  deviceChannelTemplateId: number;
+  /** 0 for the channel itself; a sub-device channel's package order. */
+  subChannel: number;
+  channelCode: string;
+  value: number;
+  status: string;
+  dateTime: string;
+}
+
+/** A device's connection status. */
+export interface LiveStatus {
+  deviceId: number;
+  status: 'online' | 'offline';
+  dateTime: string;
+  rssi: number | null;
+  snr: number | null;
+}
+
+/** A channel write's progress: pending → sent → acknowledged / failed. */
+export interface LiveWrite {
+  id: number;
+  deviceId: number;
+  deviceChannelTemplateId: number;
+  value: number;
+  status: 'pending' | 'sent' | 'acknowledged' | 'failed';
+  message: string | null;
+  sentAt: string | null;
+  answeredAt: string | null;
+  updatedAt: string;
+}
+
+export type LiveEvent =
+  | ({ type: 'value' } & LiveValue)
+  | ({ type: 'status' } & LiveStatus)
+  | ({ type: 'write' } & LiveWrite);

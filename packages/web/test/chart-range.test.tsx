@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Bucket } from '@lampyr/contract';
 import { fireEvent, render, screen } from '@testing-library/react';
 import dayjs from 'dayjs';
 import i18next from 'i18next';
-import { useState } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bucketFor, type Range, rangeTooLong } from '../src/charts/chart-range.ts';
-import { RangeControls } from '../src/charts/range-controls.tsx';
+import { bucketFor, rangeTooLong } from '../src/charts/chart-range.ts';
+import { RangeControls, useChartRange } from '../src/charts/range-controls.tsx';
 
 const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
 const load = (lng: string) => JSON.parse(readFileSync(join(locales, lng, 'console.json'), 'utf8'));
@@ -25,15 +23,22 @@ beforeAll(async () => {
 
 const start = dayjs('2026-03-01T00:00:00Z');
 
-function Harness({ initial }: { initial: Range }) {
-  const [range, setRange] = useState<Range>(initial);
-  const [bucket, setBucket] = useState<Bucket>('1h');
+function Controls() {
+  const chartRange = useChartRange('1h');
   return (
-    <I18nextProvider i18n={i18n}>
-      <RangeControls range={range} onRange={setRange} bucket={bucket} onBucket={setBucket} />
-      <button type="button" onClick={() => setRange([start, start.add(16, 'day')])}>
+    <>
+      <RangeControls value={chartRange} />
+      <button type="button" onClick={() => chartRange.setRange([start, start.add(16, 'day')])}>
         widen
       </button>
+    </>
+  );
+}
+
+function Harness() {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <Controls />
     </I18nextProvider>
   );
 }
@@ -51,7 +56,7 @@ describe('chart range', () => {
   });
 
   it("says SPEC's messages: the hint, then the refusal of a longer range, in English and Turkish", async () => {
-    render(<Harness initial={[start, start.add(2, 'day')]} />);
+    render(<Harness />);
     expect(screen.getByText('Select max 15 days')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.click(screen.getByText('widen'));

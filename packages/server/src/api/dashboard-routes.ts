@@ -1,4 +1,4 @@
-import { type DashboardSummary, findResource, type ResourceDef } from '@lampyr/contract';
+import { type DashboardSummary, getResource } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allows } from './access.ts';
@@ -7,7 +7,6 @@ import { badValue } from './errors.ts';
 import { authorize, QUERY_PREFIX } from './resource-routes.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-const resource = (name: string) => findResource(name) as ResourceDef;
 
 /**
  * `GET /query/api/dashboard-summary?deviceTypeId=`: SPEC §3's Dashboard summary for the selected
@@ -15,8 +14,8 @@ const resource = (name: string) => findResource(name) as ResourceDef;
  * and in all — as a few grouped counts in the database, optionally for one device type.
  */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const devices = resource('devices');
-  const alertLogs = resource('alert-logs');
+  const devices = getResource('devices');
+  const alertLogs = getResource('alert-logs');
   app.get<{ Querystring: { deviceTypeId?: string } }>(
     `${QUERY_PREFIX}/dashboard-summary`,
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'Dashboard summary' } },

@@ -1,3 +1,4 @@
+import type { LiveWrite } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../stream/live-events.ts';
@@ -415,7 +416,7 @@ export function writeEvent(row: Record<string, unknown>): LiveEvent {
     deviceId: Number(row.device_id),
     deviceChannelTemplateId: Number(row.device_channel_template_id),
     value: Number(row.value),
-    status: String(row.status),
+    status: String(row.status) as LiveWrite['status'],
     message: (row.message as string | null) ?? null,
     sentAt: isoOrNull(row.sent_at),
     answeredAt: isoOrNull(row.answered_at),

@@ -1,39 +1,12 @@
+import type { LiveEvent } from '@lampyr/contract';
+
 /**
- * What the live stream pushes. In-process: every replica streams what its own ingest stored, so
- * with several ingest workers a console sees only its replica's share — a shared bus (PostgreSQL
- * LISTEN/NOTIFY or the broker itself) is the follow-up for multi-replica deployments.
+ * What the live stream pushes (its shape: the contract's LiveEvent). In-process: every replica
+ * streams what its own ingest stored, so with several ingest workers a console sees only its
+ * replica's share — a shared bus (PostgreSQL LISTEN/NOTIFY or the broker itself) is the follow-up
+ * for multi-replica deployments.
  */
-export type LiveEvent =
-  | {
-      type: 'value';
-      deviceId: number;
-      deviceChannelTemplateId: number;
-      subChannel: number;
-      channelCode: string;
-      value: number;
-      status: string;
-      dateTime: string;
-    }
-  | {
-      type: 'status';
-      deviceId: number;
-      status: 'online' | 'offline';
-      dateTime: string;
-      rssi: number | null;
-      snr: number | null;
-    }
-  | {
-      type: 'write';
-      id: number;
-      deviceId: number;
-      deviceChannelTemplateId: number;
-      value: number;
-      status: string;
-      message: string | null;
-      sentAt: string | null;
-      answeredAt: string | null;
-      updatedAt: string;
-    };
+export type { LiveEvent } from '@lampyr/contract';
 
 type Listener = (events: readonly LiveEvent[]) => void;
 

@@ -1,8 +1,10 @@
+import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket } from '@lampyr/contract';
-import { DatePicker, Flex, Select, Typography, theme } from 'antd';
+import { Button, DatePicker, Flex, Select, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CHART_BUCKETS, type Range, rangeInvalid, rangeTooLong } from './chart-range.ts';
+import { bucketFor, CHART_BUCKETS, type Range, rangeInvalid, rangeTooLong } from './chart-range.ts';
 
 /** The last 24 hours, the default range of every chart. */
 export function lastDay(): Range {
@@ -18,21 +20,43 @@ export function useRangeError(range: Range): string | undefined {
   return undefined;
 }
 
-/** A time range of at most 15 days and the bucket the values are averaged over. */
-export function RangeControls({
-  range,
-  onRange,
-  bucket,
-  onBucket,
-}: {
+/** A chart's range and bucket, and what is wrong with the range. */
+export interface ChartRange {
   range: Range;
-  onRange: (range: Range) => void;
   bucket: Bucket;
-  onBucket: (bucket: Bucket) => void;
-}) {
+  error: string | undefined;
+  /** A new range also picks its bucket, which the person may then change. */
+  setRange: (range: Range) => void;
+  setBucket: (bucket: Bucket) => void;
+}
+
+/** The last day to start with, averaged over `initialBucket` (by default the one the range picks). */
+export function useChartRange(initialBucket?: Bucket): ChartRange {
+  const [range, setRangeOnly] = useState<Range>(lastDay);
+  const [bucket, setBucket] = useState<Bucket>(() => initialBucket ?? bucketFor(lastDay()));
+  const error = useRangeError(range);
+  const setRange = (next: Range) => {
+    setRangeOnly(next);
+    setBucket(bucketFor(next));
+  };
+  return { range, bucket, error, setRange, setBucket };
+}
+
+/** The chart screens' Show button. */
+export function ShowChartButton({ disabled, onClick }: { disabled: boolean; onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button type="primary" icon={<LineChartOutlined />} disabled={disabled} onClick={onClick}>
+      {t('chart.show')}
+    </Button>
+  );
+}
+
+/** A time range of at most 15 days and the bucket the values are averaged over. */
+export function RangeControls({ value }: { value: ChartRange }) {
+  const { range, bucket, error, setRange: onRange, setBucket: onBucket } = value;
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const error = useRangeError(range);
   const now = () => dayjs().add(1, 'minute').startOf('minute');
   return (
     <Flex vertical gap={token.marginXXS}>

@@ -1,4 +1,4 @@
-import type { Page } from '@lampyr/contract';
+import type { LiveEvent, Page } from '@lampyr/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { create } from 'zustand';
@@ -8,44 +8,7 @@ import { keys } from './query-keys.ts';
 import type { Row } from './resource-api.ts';
 import { authToken, selectedAccountId } from './session-storage.ts';
 
-/** A channel's new latest value. */
-export interface LiveValue {
-  deviceId: number;
-  deviceChannelTemplateId: number;
-  /** 0 for the channel itself; a sub-device channel's package order. */
-  subChannel: number;
-  channelCode: string;
-  value: number;
-  status: string;
-  dateTime: string;
-}
-
-/** A device's connection status. */
-export interface LiveStatus {
-  deviceId: number;
-  status: 'online' | 'offline';
-  dateTime: string;
-  rssi: number | null;
-  snr: number | null;
-}
-
-/** A channel write's progress: pending → sent → acknowledged / failed. */
-export interface LiveWrite {
-  id: number;
-  deviceId: number;
-  deviceChannelTemplateId: number;
-  value: number;
-  status: 'pending' | 'sent' | 'acknowledged' | 'failed';
-  message: string | null;
-  sentAt: string | null;
-  answeredAt: string | null;
-  updatedAt: string;
-}
-
-export type LiveEvent =
-  | ({ type: 'value' } & LiveValue)
-  | ({ type: 'status' } & LiveStatus)
-  | ({ type: 'write' } & LiveWrite);
+export type { LiveEvent, LiveStatus, LiveValue, LiveWrite } from '@lampyr/contract';
 
 export type LiveState = 'idle' | 'connecting' | 'open' | 'retrying';
 

@@ -1,14 +1,14 @@
-import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Flex, Select, theme } from 'antd';
+import { Card, Empty, Flex, Select, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
-import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
+import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
 
@@ -32,10 +32,9 @@ export default function GraphicPage() {
   const modelId = device.data?.deviceTypeModelId as number | undefined;
   const templates = useChannelTemplates(modelId === undefined ? [] : [modelId]);
   const [picked, setPicked] = useState<number[]>();
-  const [range, setRange] = useState<Range>(lastDay);
-  const [bucket, setBucket] = useState<Bucket>(() => bucketFor(lastDay()));
+  const chartRange = useChartRange();
+  const { range, bucket } = chartRange;
   const [query, setQuery] = useState<ChartQuery>();
-  const rangeError = useRangeError(range);
 
   const readable = (templates.data?.content ?? []).filter((tpl) => tpl.deviceTypeModelId === modelId);
   // Until the person picks, the first two channels of the model.
@@ -64,10 +63,10 @@ export default function GraphicPage() {
     return { name: channelLabel(tpl, `#${String(id)}`), unit: tpl?.unit || undefined };
   });
 
-  const canShow = deviceId !== undefined && channels.length > 0 && !rangeError;
+  const canShow = deviceId !== undefined && channels.length > 0 && !chartRange.error;
   return (
     <Card>
-      <h2 style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>{t('menu.assets-devices.graphic')}</h2>
+      <ScreenTitle title={t('menu.assets-devices.graphic')} spaced />
       <Flex wrap gap={token.margin} align="flex-start" style={{ marginBottom: token.margin }}>
         <div style={{ width: 260 }}>
           <ReferenceSelect
@@ -98,23 +97,11 @@ export default function GraphicPage() {
               : channelLabel(tpl, tpl.channelCode),
           }))}
         />
-        <RangeControls
-          range={range}
-          onRange={(next) => {
-            setRange(next);
-            setBucket(bucketFor(next));
-          }}
-          bucket={bucket}
-          onBucket={setBucket}
-        />
-        <Button
-          type="primary"
-          icon={<LineChartOutlined />}
+        <RangeControls value={chartRange} />
+        <ShowChartButton
           disabled={!canShow}
           onClick={() => deviceId !== undefined && setQuery({ deviceId, channels, range, bucket })}
-        >
-          {t('chart.show')}
-        </Button>
+        />
       </Flex>
       {deviceId === undefined ? (
         <Empty description={t('device.chooseHint')} />

@@ -1,16 +1,17 @@
-import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Flex, Select, Table, theme } from 'antd';
+import { Card, Flex, Table, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
-import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
+import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { recordLabel } from '../../resources/reference-data.ts';
-import { type ChannelKind, useChannelKinds } from './channel-choice.ts';
+import { type ChannelKind, useChannelKind } from './channel-choice.ts';
+import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface OverviewQuery {
   kind: ChannelKind;
@@ -62,13 +63,10 @@ async function regionAverages(q: OverviewQuery, signal: AbortSignal): Promise<Re
 export default function AverageOverviewPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const { kinds } = useChannelKinds();
-  const [code, setCode] = useState<string>();
-  const [range, setRange] = useState<Range>(lastDay);
-  const [bucket, setBucket] = useState<Bucket>('1h');
+  const { kinds, kind, setCode } = useChannelKind();
+  const chartRange = useChartRange('1h');
+  const { range, bucket } = chartRange;
   const [query, setQuery] = useState<OverviewQuery>();
-  const rangeError = useRangeError(range);
-  const kind = kinds.find((k) => k.code === (code ?? 'power')) ?? kinds[0];
 
   const data = useQuery({
     queryKey: ['query', 'channel-read-values', 'aggregate', 'overview', query],
@@ -97,32 +95,14 @@ export default function AverageOverviewPage() {
 
   return (
     <Card>
-      <h2 style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>{t('menu.dashboards.overview')}</h2>
+      <ScreenTitle title={t('menu.dashboards.overview')} spaced />
       <Flex wrap gap={token.margin} align="flex-start" style={{ marginBottom: token.margin }}>
-        <Select<string>
-          aria-label={t('chart.channel')}
-          style={{ width: 220 }}
-          value={kind?.code}
-          onChange={setCode}
-          options={kinds.map((k) => ({ value: k.code, label: k.unit ? `${k.label} (${k.unit})` : k.label }))}
-        />
-        <RangeControls
-          range={range}
-          onRange={(next) => {
-            setRange(next);
-            setBucket(bucketFor(next));
-          }}
-          bucket={bucket}
-          onBucket={setBucket}
-        />
-        <Button
-          type="primary"
-          icon={<LineChartOutlined />}
-          disabled={!kind || Boolean(rangeError)}
+        <ChannelKindSelect kinds={kinds} value={kind?.code} onChange={setCode} />
+        <RangeControls value={chartRange} />
+        <ShowChartButton
+          disabled={!kind || Boolean(chartRange.error)}
           onClick={() => kind && setQuery({ kind, range, bucket })}
-        >
-          {t('chart.show')}
-        </Button>
+        />
       </Flex>
       <ChartResult range={query?.range} data={data} series={series}>
         <Table

@@ -1,15 +1,16 @@
-import { LineChartOutlined } from '@ant-design/icons';
 import type { Bucket, Condition } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Flex, Select, theme } from 'antd';
+import { Card, Flex, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
-import { bucketFor, type Range } from '../../charts/chart-range.ts';
+import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
-import { lastDay, RangeControls, useRangeError } from '../../charts/range-controls.tsx';
+import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { type ChannelKind, useChannelKinds, useRegionDevices } from './channel-choice.ts';
+import { type ChannelKind, useChannelKind, useRegionDevices } from './channel-choice.ts';
+import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface ChartQuery {
   kind: ChannelKind;
@@ -25,15 +26,12 @@ interface ChartQuery {
 export default function ChannelAveragePage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const { kinds } = useChannelKinds();
-  const [code, setCode] = useState<string>();
+  const { kinds, kind, setCode } = useChannelKind();
   const [regionId, setRegionId] = useState<number>();
-  const [range, setRange] = useState<Range>(lastDay);
-  const [bucket, setBucket] = useState<Bucket>('1h');
+  const chartRange = useChartRange('1h');
+  const { range, bucket } = chartRange;
   const [query, setQuery] = useState<ChartQuery>();
-  const rangeError = useRangeError(range);
   const region = useRegionDevices(regionId);
-  const kind = kinds.find((k) => k.code === (code ?? 'power')) ?? kinds[0];
 
   const data = useQuery({
     queryKey: ['query', 'channel-read-values', 'aggregate', 'channel-average', query],
@@ -55,15 +53,9 @@ export default function ChannelAveragePage() {
 
   return (
     <Card>
-      <h2 style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>{t('menu.dashboards.charts')}</h2>
+      <ScreenTitle title={t('menu.dashboards.charts')} spaced />
       <Flex wrap gap={token.margin} align="flex-start" style={{ marginBottom: token.margin }}>
-        <Select<string>
-          aria-label={t('chart.channel')}
-          style={{ width: 220 }}
-          value={kind?.code}
-          onChange={setCode}
-          options={kinds.map((k) => ({ value: k.code, label: k.unit ? `${k.label} (${k.unit})` : k.label }))}
-        />
+        <ChannelKindSelect kinds={kinds} value={kind?.code} onChange={setCode} />
         <div style={{ width: 220 }}>
           <ReferenceSelect
             prefix="regions"
@@ -73,23 +65,11 @@ export default function ChannelAveragePage() {
             onChange={(v) => setRegionId(typeof v === 'number' ? v : undefined)}
           />
         </div>
-        <RangeControls
-          range={range}
-          onRange={(next) => {
-            setRange(next);
-            setBucket(bucketFor(next));
-          }}
-          bucket={bucket}
-          onBucket={setBucket}
-        />
-        <Button
-          type="primary"
-          icon={<LineChartOutlined />}
-          disabled={!kind || Boolean(rangeError) || !regionReady}
+        <RangeControls value={chartRange} />
+        <ShowChartButton
+          disabled={!kind || Boolean(chartRange.error) || !regionReady}
           onClick={() => kind && setQuery({ kind, deviceIds: region.data, range, bucket })}
-        >
-          {t('chart.show')}
-        </Button>
+        />
       </Flex>
       <ChartResult range={query?.range} data={data} series={series} />
     </Card>

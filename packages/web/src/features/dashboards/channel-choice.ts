@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { keys } from '../../lib/query-keys.ts';
 import { listRecords } from '../../lib/resource-api.ts';
 import { type ChannelTemplate, channelLabel, useList } from '../assets-devices/device-data.ts';
@@ -34,6 +35,14 @@ export function useChannelKinds() {
     kinds.set(tpl.channelCode, kind);
   }
   return { kinds: [...kinds.values()], loading: templates.isPending };
+}
+
+/** The channel a chart screen shows: power until the person picks another (or the first there is). */
+export function useChannelKind() {
+  const { kinds } = useChannelKinds();
+  const [code, setCode] = useState<string>();
+  const kind = kinds.find((k) => k.code === (code ?? 'power')) ?? kinds[0];
+  return { kinds, kind, setCode };
 }
 
 /** The ids of a region's devices (all of the account's when no region is given). */
