@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app.ts';
+import { loadSecretsKey, SecretBox } from '../packages/server/src/auth/secret-box.ts';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';
 
@@ -28,7 +29,7 @@ if (url) {
 const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-bench-'));
 const database = await openDatabase({ url, dataDir, poolSize: Number(process.env.BENCH_POOL ?? 20) });
 const { db } = database;
-const seeded = await seed(db, { adminEmail: 'admin@lampyr.local', adminPassword: 'lampyr-admin' });
+const seeded = await seed(db, { adminEmail: 'admin@lampyr.local', adminPassword: 'lampyr-admin', demo: true });
 const accountId = seeded.subAccountIds[0] as number;
 
 // Four Istanbul districts and 100 streets: a street filter keeps 1,000 of the 100,000 rows.
@@ -82,6 +83,7 @@ const driver = await driverBaseline();
 const { app } = await buildApp({
   db,
   jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret'),
+  secretBox: new SecretBox({ current: loadSecretsKey(undefined, dataDir) }),
   dataDir,
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -29,7 +29,11 @@ if (target.startsWith('postgres')) {
 const database = target.startsWith('postgres')
   ? await openDatabase({ url: target, dataDir: 'unused', poolSize: 8 })
   : await openDatabase({ dataDir: target });
-const seeded = await seed(database.db, { adminEmail: 'bench@lampyr.local', adminPassword: 'bench-password' });
+const seeded = await seed(database.db, {
+  adminEmail: 'bench@lampyr.local',
+  adminPassword: 'bench-password',
+  demo: true,
+});
 const accountId = seeded.subAccountIds[0] as number;
 // 2,000 SLC-L1 lights (5 channels, the fixtures' layout) beside the seeded ones.
 const DEVICES = Number(env.BENCH_DEVICES ?? 2000);

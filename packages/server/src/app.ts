@@ -15,9 +15,10 @@ import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
+import { installSecurityHeaders } from './api/security-headers.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
-import { SecretBox } from './auth/secret-box.ts';
+import type { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
@@ -28,7 +29,11 @@ import { LiveEvents } from './stream/live-events.ts';
 export interface AppOptions {
   db: Db;
   jwtSecret: Uint8Array;
+  /** Seals the secrets Lampyr must use again (service passwords, LoRaWAN keys). */
+  secretBox: SecretBox;
   dataDir: string;
+  /** Where browsers reach Lampyr; the API URLs of /config.json are relative to the page without it. */
+  publicUrl?: string;
   smtpUrl?: string;
   mailer?: Mailer;
   webDist?: string;
@@ -50,7 +55,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     ajv: { customOptions: { removeAdditional: false } },
   });
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
-    secretBox: new SecretBox(options.jwtSecret),
+    secretBox: options.secretBox,
   });
   const ctx: AppContext = {
     db: options.db,
@@ -64,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
 
   installErrorHandler(app);
+  await installSecurityHeaders(app, { map: options.map, publicUrl: options.publicUrl });
   installGuard(app, ctx);
   await app.register(rateLimit, {
     global: false,
@@ -79,8 +85,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerTransferRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
-  app.get('/config.json', { config: { access: 'public' } }, async (request) => {
-    const origin = `${request.protocol}://${request.host}`;
+  // Built from configuration only: a Host header must never point the console's API calls elsewhere.
+  const origin = options.publicUrl?.replace(/\/+$/, '') ?? '';
+  app.get('/config.json', { config: { access: 'public' } }, async () => {
     return {
       queryUrl: `${origin}${QUERY_PREFIX}`,
       commandUrl: `${origin}${COMMAND_PREFIX}`,

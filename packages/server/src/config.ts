@@ -11,16 +11,61 @@ const boolFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** 32 bytes written as 64 hex digits or as base64 (base64url too). */
+const secretKeyText = z
+  .string()
+  .refine(
+    (v) => /^[0-9a-fA-F]{64}$/.test(v) || /^[A-Za-z0-9+/_-]{43}=?$/.test(v),
+    'must be 32 bytes in base64 or hex (openssl rand -base64 32)',
+  );
+
+/** The administrator password of the embedded default; refused with DATABASE_URL. */
+export const DEFAULT_ADMIN_PASSWORD = 'lampyr-admin';
+/** The embedded broker's port when MQTT_PORT is not set; taken, the next free one is used. */
+export const DEFAULT_MQTT_PORT = 1883;
+
+const optionalFlag = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .pipe(boolFlag.optional());
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The key of stored secrets (32 bytes, base64 or hex); with the embedded default generated into DATA_DIR. */
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .pipe(secretKeyText.optional())
+    .optional(),
+  /** Earlier SECRETS_KEYs, comma-separated: values they sealed still open until `npm run secrets:rotate`. */
+  SECRETS_KEYS_OLD: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(secretKeyText))
+    .optional(),
+  /** Demo accounts and fleet on first start: on by default only without DATABASE_URL. */
+  LAMPYR_DEMO: optionalFlag.optional(),
+  /** Where browsers reach Lampyr (https://lampyr.example.com); /config.json hands the console its API URLs from it. */
+  PUBLIC_URL: optionalUrl(/^https?$/).optional(),
   SMTP_URL: optionalUrl(/^smtps?$/).optional(),
   /** An external broker (Mosquitto, EMQX, ChirpStack's); without it Lampyr embeds Aedes on MQTT_PORT. */
   MQTT_URL: optionalUrl(/^(mqtts?|tcp)$/).optional(),
-  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  /** Unset: DEFAULT_MQTT_PORT, or the next free port when that one is taken. Set: that port or an error. */
+  MQTT_PORT: z.preprocess(
+    (v) => (typeof v === 'string' && !v.trim() ? undefined : v),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
   /** Lampyr's own credentials at the broker (with the embedded broker: the ones it accepts for Lampyr). */
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
@@ -34,11 +79,11 @@ const schema = z.object({
   MQTT_SHARE_GROUP: z.string().default('lampyr'),
   /** A channel write not answered by the device within this many seconds fails. */
   DOWNLINK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
-  /** The simulated fleet: `auto` runs it with the embedded broker only. */
+  /** The simulated fleet: `auto` runs it with the embedded broker and the demo data only. */
   SIMULATOR: z.enum(['auto', 'on', 'off']).default('auto'),
   SIMULATOR_PERIOD_SECONDS: z.coerce.number().min(1).max(3600).default(20),
   LAMPYR_ADMIN_EMAIL: z.email().default('admin@lampyr.local'),
-  LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('lampyr-admin'),
+  LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_ADMIN_PASSWORD),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The console map's tile server ({z}/{x}/{y}); OpenStreetMap's by default. */
   MAP_TILE_URL: z.string().trim().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
@@ -47,14 +92,35 @@ const schema = z.object({
   WEB_DIST: z.string().optional(),
 });
 
+/**
+ * With DATABASE_URL Lampyr runs as a production service: nothing that the embedded default makes up
+ * (the administrator's password, the JWT secret, the secrets key) is accepted or generated.
+ */
+const production = schema.superRefine((config, context) => {
+  if (!config.DATABASE_URL) return;
+  const refuse = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (config.LAMPYR_ADMIN_PASSWORD === DEFAULT_ADMIN_PASSWORD) {
+    refuse('LAMPYR_ADMIN_PASSWORD', `the default password cannot be used with DATABASE_URL; set your own`);
+  }
+  if (!config.JWT_SECRET) {
+    refuse('JWT_SECRET', 'required with DATABASE_URL: at least 32 random characters (openssl rand -base64 48)');
+  }
+  if (!config.SECRETS_KEY) {
+    refuse('SECRETS_KEY', 'required with DATABASE_URL: 32 random bytes in base64 or hex (openssl rand -base64 32)');
+  }
+});
+
 export type Config = z.infer<typeof schema>;
 
 export class ConfigError extends Error {}
 
 /** Reads the environment once at start-up; a bad value stops start-up naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = production.safeParse(env);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
+
+/** Whether the first start seeds the demo accounts and fleet. */
+export const wantsDemo = (config: Config): boolean => config.LAMPYR_DEMO ?? !config.DATABASE_URL;

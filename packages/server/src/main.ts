@@ -1,20 +1,26 @@
+import { resolve } from 'node:path';
 import { Fleet } from '@lampyr/simulator';
 import { CommandEvents } from './api/command-events.ts';
 import { buildApp } from './app.ts';
+import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/connect.ts';
-import { startTelemetry } from './ingest/telemetry.ts';
+import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
+import { type Database, openDatabase } from './db/connect.ts';
+import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
 import { seed } from './seed/seed.ts';
 import { lostLightEuis } from './seed/street-lighting.ts';
 import { LiveEvents } from './stream/live-events.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const jwtSecret = loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
+  const secretBox = loadSecretBox(config, jwtSecret);
+  const demo = wantsDemo(config);
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const seeded = await seed(database.db, {
     adminEmail: config.LAMPYR_ADMIN_EMAIL,
     adminPassword: config.LAMPYR_ADMIN_PASSWORD,
+    demo,
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
@@ -22,15 +28,18 @@ async function main(): Promise<void> {
     live,
     commands,
     db: database.db,
-    jwtSecret: loadJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    jwtSecret,
+    secretBox,
     dataDir: config.DATA_DIR,
+    publicUrl: config.PUBLIC_URL,
     smtpUrl: config.SMTP_URL,
     webDist: config.WEB_DIST,
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
   });
   const telemetry = await startTelemetry(config, database, { live, commands }, app.log);
-  const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded);
+  // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
+  const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
   const fleet = simulate
     ? new Fleet({
         url: telemetry.brokerUrl,
@@ -54,22 +63,53 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.PORT, host: config.HOST });
-  const url = `http://localhost:${config.PORT}`;
+  process.stdout.write(banner(config, { database, telemetry, fleet, seededDemo: seeded.seeded && demo, app }));
+}
+
+/** What a first-time user needs, in a few lines: where the console is, how to sign in, where devices connect. */
+function banner(
+  config: Config,
+  run: {
+    database: Database;
+    telemetry: Telemetry;
+    fleet: Fleet | undefined;
+    seededDemo: boolean;
+    app: { server: { address(): unknown } };
+  },
+): string {
+  const address = run.app.server.address() as { port: number } | null;
+  const consoleUrl = config.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${address?.port ?? config.PORT}`;
+  const { telemetry } = run;
+  const password = process.env.LAMPYR_ADMIN_PASSWORD ? '(LAMPYR_ADMIN_PASSWORD)' : config.LAMPYR_ADMIN_PASSWORD;
+  const devices = config.MQTT_DEVICE_USERNAME
+    ? `devices sign in as ${config.MQTT_DEVICE_USERNAME} / (MQTT_DEVICE_PASSWORD)`
+    : config.MQTT_ALLOW_ANONYMOUS
+      ? 'devices connect without credentials'
+      : 'no device credentials set (MQTT_DEVICE_USERNAME, MQTT_DEVICE_PASSWORD)';
+  const moved =
+    telemetry.embedded && config.MQTT_PORT === undefined && telemetry.brokerPort !== DEFAULT_MQTT_PORT
+      ? ` (port ${DEFAULT_MQTT_PORT} was taken)`
+      : '';
+  const broker = telemetry.embedded
+    ? `mqtt://localhost:${telemetry.brokerPort}, embedded${moved}; ${devices}`
+    : `${telemetry.brokerUrl.replace(/\/\/[^@/]*@/, '//')}`;
+  const data =
+    run.database.kind === 'pglite'
+      ? `${resolve(config.DATA_DIR)} (embedded database${config.SMTP_URL ? '' : ', mail in outbox/'})`
+      : `PostgreSQL${config.SMTP_URL ? '' : `; mail in ${resolve(config.DATA_DIR, 'outbox')}`}`;
   const lines = [
     '',
-    `  Lampyr is running: ${url}`,
-    `  API docs:          ${url}/docs`,
-    `  Database:          ${database.kind === 'pglite' ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL'}`,
-    `  MQTT broker:       ${telemetry.embedded ? `embedded on port ${config.MQTT_PORT}` : telemetry.brokerUrl}`,
-    fleet
-      ? `  Simulator:         ${fleet.devices.size} street lights reporting every ${config.SIMULATOR_PERIOD_SECONDS} s`
+    `  Lampyr is running: ${consoleUrl}   (API docs: ${consoleUrl}/docs)`,
+    `  Sign in:     ${config.LAMPYR_ADMIN_EMAIL} / ${password}`,
+    `  MQTT broker: ${broker}`,
+    `  Data:        ${data}`,
+    run.fleet
+      ? `  Demo:        ${run.fleet.devices.size} simulated street lights reporting every ${config.SIMULATOR_PERIOD_SECONDS} s`
       : '',
-    `  Sign in as:        ${config.LAMPYR_ADMIN_EMAIL} / ${process.env.LAMPYR_ADMIN_PASSWORD ? '(LAMPYR_ADMIN_PASSWORD)' : config.LAMPYR_ADMIN_PASSWORD}`,
-    seeded.seeded ? '  Demo data was seeded on this first start.' : '',
-    config.SMTP_URL ? '' : `  Mail (codes) goes to ${config.DATA_DIR}/outbox/`,
+    run.seededDemo ? '  Demo data was seeded on this first start.' : '',
     '',
   ];
-  process.stdout.write(`${lines.filter((l, i) => l || i === 0 || i === lines.length - 1).join('\n')}\n`);
+  return `${lines.filter((l, i) => l || i === 0 || i === lines.length - 1).join('\n')}\n`;
 }
 
 main().catch((error: unknown) => {

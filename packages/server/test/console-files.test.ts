@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/connect.ts';
-import { JWT_SECRET, testDatabase } from './support/test-app.ts';
+import { JWT_SECRET, testDatabase, testSecretBox } from './support/test-app.ts';
 
 /** The built console is served at / and for every client-side route; API misses stay JSON 404s. */
 let database: Database;
@@ -16,7 +16,13 @@ beforeAll(async () => {
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Lampyr</title>');
   writeFileSync(join(webDist, 'assets', 'app.js'), 'console.log(1)');
   database = await testDatabase();
-  ({ app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir: webDist, webDist }));
+  ({ app } = await buildApp({
+    db: database.db,
+    jwtSecret: JWT_SECRET,
+    secretBox: testSecretBox(),
+    dataDir: webDist,
+    webDist,
+  }));
 });
 afterAll(async () => {
   await app.close();

@@ -28,13 +28,13 @@ async function sharedDatabase(): Promise<{ target: string; open(): Promise<Datab
   const target = process.env.LAMPYR_TEST_DB ?? 'pglite';
   if (target !== 'pglite') {
     const database = await testDatabase();
-    await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+    await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
     await database.close();
     return { target, open: () => openDatabase({ url: target, dataDir: 'unused' }) };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-crash-'));
   const database = await openDatabase({ dataDir });
-  await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   await database.close();
   return { target: dataDir, open: () => openDatabase({ dataDir }) };
 }

@@ -32,6 +32,9 @@ describe('configuration', () => {
       DATABASE_URL: 'postgres://u:p@db:5432/lampyr',
       SMTP_URL: 'smtp://mail:25',
       MQTT_URL: 'mqtt://broker:1883',
+      JWT_SECRET: 'a-production-secret-of-at-least-32-chars',
+      SECRETS_KEY: 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=',
+      LAMPYR_ADMIN_PASSWORD: 'not-the-default',
     });
     expect(config.MQTT_URL).toBe('mqtt://broker:1883');
   });
@@ -41,13 +44,13 @@ describe('embedded storage', () => {
   it('keeps data and the generated JWT secret across a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-restart-'));
     const first = await openDatabase({ dataDir });
-    const seeded = await seed(first.db, { adminEmail: 'a@b.test', adminPassword: 'password-1' });
+    const seeded = await seed(first.db, { adminEmail: 'a@b.test', adminPassword: 'password-1', demo: true });
     expect(seeded.seeded).toBe(true);
     const secret = loadJwtSecret(undefined, dataDir);
     await first.close();
 
     const second = await openDatabase({ dataDir });
-    const again = await seed(second.db, { adminEmail: 'a@b.test', adminPassword: 'password-1' });
+    const again = await seed(second.db, { adminEmail: 'a@b.test', adminPassword: 'password-1', demo: true });
     expect(again).toEqual({ seeded: false, integratorId: seeded.integratorId, subAccountIds: seeded.subAccountIds });
     expect((await second.db.select().from(accounts)).length).toBe(3);
     await second.close();

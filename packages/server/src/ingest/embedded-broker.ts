@@ -8,6 +8,8 @@ export interface BrokerCredentials {
 
 export interface EmbeddedBrokerOptions {
   port: number;
+  /** When `port` is taken, take the next free one instead of failing (MQTT_PORT not set). */
+  nextFreePort?: boolean;
   host?: string;
   /** Lampyr itself: may publish and subscribe anywhere. */
   lampyr: BrokerCredentials;
@@ -22,6 +24,19 @@ export interface EmbeddedBroker {
 }
 
 export class BrokerPortTakenError extends Error {}
+
+const PORT_TRIES = 100;
+
+function listen(server: net.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const fail = (error: Error) => reject(error);
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+}
 
 type Role = 'lampyr' | 'device';
 const roles = new WeakMap<Client, Role>();
@@ -65,19 +80,25 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
   });
   const server = net.createServer(aedes.handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new BrokerPortTakenError(
-            `MQTT port ${options.port} is already in use (another broker?). Set MQTT_PORT to a free port, ` +
+  // Unless the port was chosen explicitly, a taken one (another broker on 1883) moves to the next.
+  const last = options.nextFreePort ? Math.min(options.port + PORT_TRIES - 1, 65535) : options.port;
+  for (let port = options.port; ; port++) {
+    try {
+      await listen(server, port, options.host ?? '0.0.0.0');
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      if (port < last) continue;
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      throw new BrokerPortTakenError(
+        options.nextFreePort
+          ? `MQTT ports ${options.port}–${last} are all in use. Set MQTT_PORT to a free port, ` +
+              `or MQTT_URL to use a running broker instead of the embedded one.`
+          : `MQTT port ${options.port} is already in use (another broker?). Set MQTT_PORT to a free port, ` +
               `or MQTT_URL=mqtt://127.0.0.1:${options.port} to use that broker instead of the embedded one.`,
-          ),
-        );
-      } else reject(error);
-    });
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
+      );
+    }
+  }
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : options.port,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommandEvents } from '../api/command-events.ts';
-import type { Config } from '../config.ts';
+import { type Config, DEFAULT_MQTT_PORT } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import type { LiveEvents } from '../stream/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
@@ -10,6 +10,8 @@ import { type Ingest, startIngest } from './ingest-service.ts';
 export interface Telemetry {
   brokerUrl: string;
   embedded: boolean;
+  /** The embedded broker's port (not DEFAULT_MQTT_PORT when that one was taken). */
+  brokerPort?: number;
   ingest: Ingest;
   /** For an in-process simulator: the device credentials when set, else Lampyr's own. */
   simulatorCredentials: { username?: string; password?: string };
@@ -35,7 +37,8 @@ export async function startTelemetry(
       : undefined;
   if (!config.MQTT_URL) {
     broker = await startEmbeddedBroker({
-      port: config.MQTT_PORT,
+      port: config.MQTT_PORT ?? DEFAULT_MQTT_PORT,
+      nextFreePort: config.MQTT_PORT === undefined,
       lampyr: { username: username as string, password: password as string },
       devices,
       allowAnonymous: config.MQTT_ALLOW_ANONYMOUS,
@@ -64,6 +67,7 @@ export async function startTelemetry(
     return {
       brokerUrl,
       embedded: Boolean(broker),
+      brokerPort: broker?.port,
       ingest,
       simulatorCredentials: devices ?? { username, password },
       async close() {

@@ -3,15 +3,12 @@ import {
   alertDevicePairing,
   alertParameterGroups,
   alertParameterTemplates,
-  channelValueTypes,
   deviceChannelTemplates,
   deviceConnectionStatus,
   deviceModels,
   deviceNodeLossSettings,
   devices,
   deviceTopology,
-  deviceTopologyTypes,
-  deviceTypeProtocols,
   deviceTypes,
   gatewayApplications,
   gatewayDeviceProfiles,
@@ -23,6 +20,7 @@ import {
   taskProfileTimings,
   taskTypes,
 } from '../db/schema/index.ts';
+import type { DeviceReference } from './essential.ts';
 
 type Tx = Pick<Db, 'insert'>;
 
@@ -173,33 +171,16 @@ export interface StreetLightingSeed {
 /** Device catalogue, 200 street lights of Kadıköy, gateways, alerts and a dusk-to-dawn schedule. */
 export async function seedStreetLighting(
   tx: Tx,
-  place: { accountId: number; regionIds: { Caferağa: number; Moda: number } },
+  place: { accountId: number; regionIds: { Caferağa: number; Moda: number }; reference: DeviceReference },
 ): Promise<StreetLightingSeed> {
   const { accountId } = place;
-  const [star, feed] = await tx
-    .insert(deviceTopologyTypes)
-    .values([
-      { name: 'LoRaWAN star', description: 'Controllers heard by gateways' },
-      { name: 'Cabinet feed', description: 'Lights fed by a lighting cabinet' },
-    ])
-    .returning({ id: deviceTopologyTypes.id });
-  const [lorawan, ip] = await tx
-    .insert(deviceTypeProtocols)
-    .values([
-      { name: 'LoRaWAN', description: 'Through gateways and ChirpStack' },
-      { name: 'MQTT (IP)', description: "Lampyr's JSON over MQTT" },
-    ])
-    .returning({ id: deviceTypeProtocols.id });
-  const valueTypes = await tx
-    .insert(channelValueTypes)
-    .values(
-      ['State', 'Percentage', 'Power', 'Voltage', 'Current', 'Energy', 'Illuminance', 'Temperature'].map((name) => ({
-        name,
-      })),
-    )
-    .returning({ id: channelValueTypes.id, name: channelValueTypes.name });
+  const { star, feed, lorawan, ip } = place.reference;
+  const valueTypeNames = ['State', 'Percentage', 'Power', 'Voltage', 'Current', 'Energy', 'Illuminance', 'Temperature'];
   const valueType = (code: string) =>
-    valueTypes[['lamp', 'dim', 'power', 'voltage', 'current', 'energy', 'lux', 'temperature'].indexOf(code)]?.id;
+    place.reference.valueTypes.get(
+      valueTypeNames[['lamp', 'dim', 'power', 'voltage', 'current', 'energy', 'lux', 'temperature'].indexOf(code)] ??
+        '',
+    );
 
   const [slcLora, slcIp, gatewayType] = await tx
     .insert(deviceTypes)
@@ -211,7 +192,7 @@ export async function seedStreetLighting(
         typeNameAr: 'وحدة تحكم إنارة الشوارع (LoRaWAN)',
         typeNameFr: "Contrôleur d'éclairage (LoRaWAN)",
         iotType: 'IOT',
-        deviceTopologyTypeId: star?.id,
+        deviceTopologyTypeId: star,
       },
       {
         typeNameEn: 'Street light controller (IP)',
@@ -220,7 +201,7 @@ export async function seedStreetLighting(
         typeNameAr: 'وحدة تحكم إنارة الشوارع (IP)',
         typeNameFr: "Contrôleur d'éclairage (IP)",
         iotType: 'IOT',
-        deviceTopologyTypeId: feed?.id,
+        deviceTopologyTypeId: feed,
       },
       {
         typeNameEn: 'LoRaWAN gateway',
@@ -229,7 +210,7 @@ export async function seedStreetLighting(
         typeNameAr: 'بوابة LoRaWAN',
         typeNameFr: 'Passerelle LoRaWAN',
         iotType: 'IOT',
-        deviceTopologyTypeId: star?.id,
+        deviceTopologyTypeId: star,
       },
     ])
     .returning({ id: deviceTypes.id });
@@ -247,10 +228,10 @@ export async function seedStreetLighting(
         })
         .returning({ id: deviceModels.id }),
     );
-  const l1 = await model('SLC-L1 LoRaWAN controller', slcLora?.id as number, lorawan?.id as number, 'C');
-  const l2 = await model('SLC-L2 LoRaWAN controller with metering', slcLora?.id as number, lorawan?.id as number, 'C');
-  const ip1 = await model('SLC-IP1 IP controller', slcIp?.id as number, ip?.id as number, null);
-  await model('GW-8 outdoor gateway', gatewayType?.id as number, lorawan?.id as number, null);
+  const l1 = await model('SLC-L1 LoRaWAN controller', slcLora?.id as number, lorawan, 'C');
+  const l2 = await model('SLC-L2 LoRaWAN controller with metering', slcLora?.id as number, lorawan, 'C');
+  const ip1 = await model('SLC-IP1 IP controller', slcIp?.id as number, ip, null);
+  await model('GW-8 outdoor gateway', gatewayType?.id as number, lorawan, null);
 
   const templates = async (deviceTypeModelId: number, layout: Channel[]) => {
     const rows = await tx
@@ -418,7 +399,7 @@ export async function seedStreetLighting(
   await tx.insert(deviceTopology).values(
     inserted.slice(0, 3).map((d, i) => ({
       accountId,
-      topologyId: star?.id as number,
+      topologyId: star,
       parentDeviceId: inserted[3 + i]?.id as number,
       childDeviceId: d.id,
       description: `Relay through ${gatewayIds[i] ? `gateway ${i + 1}` : 'gateway'}`,

@@ -5,11 +5,15 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
+import { SecretBox, secretKey } from '../../src/auth/secret-box.ts';
 import { type Database, openDatabase } from '../../src/db/connect.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
 
 export const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 export const JWT_SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret-!!');
+export const SECRETS_KEY = secretKey('7465737420736563726574206b65792074657374207365637265742021212121');
+/** The tests' box: their own secrets key, and the JWT secret for `v1` values. */
+export const testSecretBox = () => new SecretBox({ current: SECRETS_KEY, legacyServerSecret: JWT_SECRET });
 
 /** The database the tests run on: PGlite in memory, or the real PostgreSQL named by LAMPYR_TEST_DB. */
 export async function testDatabase(): Promise<Database> {
@@ -35,9 +39,9 @@ export interface TestApp {
 
 export async function startTestApp(): Promise<TestApp> {
   const database = await testDatabase();
-  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-test-'));
-  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir });
+  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, secretBox: testSecretBox(), dataDir });
   await app.ready();
   return {
     app,

@@ -10,7 +10,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embed
 import { type Ingest, startIngest } from '../../src/ingest/ingest-service.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
 import { LiveEvents } from '../../src/stream/live-events.ts';
-import { ADMIN, JWT_SECRET, testDatabase } from './test-app.ts';
+import { ADMIN, JWT_SECRET, testDatabase, testSecretBox } from './test-app.ts';
 
 /** Which broker the ingest tests use: the real one named by the project, else Aedes on a free port. */
 export const TEST_BROKER = process.env.LAMPYR_TEST_MQTT ?? 'aedes';
@@ -69,10 +69,17 @@ export interface TelemetryTestApp {
 /** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
 export async function startTelemetryTestApp(options: { downlinkTimeoutMs?: number } = {}): Promise<TelemetryTestApp> {
   const database = await testDatabase();
-  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   const live = new LiveEvents();
   const commands = new CommandEvents();
-  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir: 'unused', live, commands });
+  const { app } = await buildApp({
+    db: database.db,
+    jwtSecret: JWT_SECRET,
+    secretBox: testSecretBox(),
+    dataDir: 'unused',
+    live,
+    commands,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const broker = await startTestBroker();
   const ingest = await startIngest({

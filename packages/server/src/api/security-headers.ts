@@ -1,0 +1,58 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+export interface SecurityHeaderOptions {
+  /** The map's tile server: its host may serve images to the console. */
+  map?: { tileUrl: string };
+  publicUrl?: string;
+}
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The origin of a tile URL template for `img-src`; a `{s}` subdomain placeholder becomes a wildcard
+ * (`https://{s}.tile.example/…` → `https://*.tile.example`).
+ */
+export function tileSource(tileUrl: string): string | undefined {
+  const match = /^(https?:)\/\/([^/?#]+)/i.exec(tileUrl);
+  if (!match) return undefined;
+  const host = (match[2] as string).replace(/\{s\}/g, '*');
+  return /^[\w.*:-]+$/.test(host) ? `${(match[1] as string).toLowerCase()}//${host.toLowerCase()}` : undefined;
+}
+
+/**
+ * Headers of every answer (console and APIs). The console is self-hosted scripts only; styles allow
+ * inline because antd's CSS-in-JS writes <style> elements and Leaflet positions tiles and markers with
+ * style attributes. HSTS only when the request came over TLS (a trusted proxy's X-Forwarded-Proto
+ * counts) or PUBLIC_URL is https: over plain HTTP it is meaningless and would lock a local setup out.
+ */
+export async function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
+  const tiles = options.map ? tileSource(options.map.tileUrl) : undefined;
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', ...(tiles ? [tiles] : [])],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...(publicOrigin ? [publicOrigin] : [])],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    // Cross-origin requests carry the origin only: OpenStreetMap's tile policy asks for a Referer.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: false,
+  });
+  const alwaysTls = publicOrigin?.startsWith('https:') ?? false;
+  app.addHook('onRequest', async (request, reply) => {
+    if (alwaysTls || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  });
+}
