@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/app.ts';
 import { SecretBox, secretKey } from '../../src/auth/secret-box.ts';
 import { type Database, openDatabase } from '../../src/db/connect.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
@@ -37,11 +37,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(): Promise<TestApp> {
+/** The app on a fresh database, seeded with the demo data unless `demo: false`; `app` adds options of buildApp. */
+export async function startTestApp(
+  options: { demo?: boolean; app?: Partial<Omit<AppOptions, 'db'>> } = {},
+): Promise<TestApp> {
   const database = await testDatabase();
-  const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
+  const seeded = await seed(database.db, {
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    demo: options.demo ?? true,
+  });
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-test-'));
-  const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, secretBox: testSecretBox(), dataDir });
+  const { app } = await buildApp({
+    db: database.db,
+    jwtSecret: JWT_SECRET,
+    secretBox: testSecretBox(),
+    dataDir,
+    ...options.app,
+  });
   await app.ready();
   return {
     app,
