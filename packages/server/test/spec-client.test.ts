@@ -92,8 +92,11 @@ beforeAll(async () => {
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const config = await (await fetch(`${address}/config.json`)).json();
   expect(config.queryUrl).toMatch(/\/query\/api$/);
-  client = new SpecClient(config.queryUrl, config.commandUrl);
-  const login = await fetch(`${config.commandUrl}/auth/login`, {
+  // Relative to the page, as the browser resolves them.
+  const queryUrl = new URL(config.queryUrl, address).href;
+  const commandUrl = new URL(config.commandUrl, address).href;
+  client = new SpecClient(queryUrl, commandUrl);
+  const login = await fetch(`${commandUrl}/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: 'admin@lampyr.local', password: 'lampyr-admin' }),
