@@ -106,7 +106,7 @@ function banner(
     run.fleet
       ? `  Demo:        ${run.fleet.devices.size} simulated street lights reporting every ${config.SIMULATOR_PERIOD_SECONDS} s`
       : '',
-    run.seededDemo ? '  Demo data was seeded on this first start.' : '',
+    run.seededDemo ? '               (demo accounts and fleet seeded on this first start)' : '',
     '',
   ];
   return `${lines.filter((l, i) => l || i === 0 || i === lines.length - 1).join('\n')}\n`;
