@@ -116,7 +116,7 @@ describe('LoRaWAN keys are write-only', () => {
     )) as unknown as {
       rows: { nwk_key_encrypted: string }[];
     };
-    expect(stored.rows[0]?.nwk_key_encrypted).toMatch(/^v1\./);
+    expect(stored.rows[0]?.nwk_key_encrypted).toMatch(/^v2\.[\w-]{8}\./);
     expect(stored.rows[0]?.nwk_key_encrypted).not.toContain(key);
     // An update that leaves the key out keeps it.
     const updated = await api.update('gatewaydevicepairing', { ...created.body.data, nwkKey: '' });
