@@ -68,12 +68,12 @@ describe('channel-read-values', () => {
       aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
     });
     expect(aggregate.status).toBe(400);
-    expect(aggregate.body.error.fields).toHaveProperty('dateTime');
+    expect(aggregate.body.error?.fields).toHaveProperty('dateTime');
     api.language = 'tr';
     const turkish = await api.list('channel-read-values', { filter: null, pageable: page(1, 10) });
     api.language = undefined;
     expect(turkish.status).toBe(400);
-    expect(turkish.body.error.message).toBe(
+    expect(turkish.body.error?.message).toBe(
       'Tarih ve saat: bir zaman aralığı gerekli (başlangıç ve bitiş, en fazla 31 gün arayla).',
     );
   });
@@ -91,7 +91,7 @@ describe('channel-read-values', () => {
       pageable: page(1, 10),
     });
     expect(wide.status).toBe(400);
-    expect(wide.body.error.message).toBe('Date and time: the time range may span at most 31 days.');
+    expect(wide.body.error?.message).toBe('Date and time: the time range may span at most 31 days.');
     const ored = await api.call('POST', '/query/api/channel-read-values/aggregate', {
       filters: [
         between('dateTime', lastDay[0] as string, lastDay[1] as string),
@@ -152,7 +152,7 @@ describe('data-logs', () => {
   it('needs a range on createdAt; other resources need none', async () => {
     const without = await api.list('data-logs', { filter: null, pageable: page(1, 10) });
     expect(without.status).toBe(400);
-    expect(without.body.error.fields).toEqual({
+    expect(without.body.error?.fields).toEqual({
       createdAt: 'Created at: a time range is required (from and to, at most 31 days apart).',
     });
     const within = await api.list('data-logs', {
