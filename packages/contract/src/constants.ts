@@ -26,6 +26,10 @@ export const CONSTANTS = {
   defaultLanguage: 'en' as const,
   languages: ['en', 'tr'] as const,
   chartMaxDays: 15,
+  /** Widest time range of a list, search or aggregate over readings and data logs. */
+  timeWindowMaxDays: 31,
+  /** The range the console's readings and data-log tables show until the person picks one. */
+  timeWindowDefaultHours: 24,
   deviceSleepMinutes: { min: 1, max: 60 },
   translationRetries: { retries: 5, baseMs: 350, parallel: 10 },
   colors: { primary: '#2e9e4f', menuDark: '#141414', menuLight: '#16325c' },

@@ -27,6 +27,11 @@ export interface ResourceDef {
   readOnly?: boolean;
   /** Rules across fields, checked on the whole record after each field's own checks. */
   rules?: RecordRule[];
+  /**
+   * Telemetry-sized resources: every list, search and aggregate must bound this date-time field on
+   * both sides, at most `CONSTANTS.timeWindowMaxDays` apart, or it is refused with a 400.
+   */
+  timeWindow?: string;
 }
 
 export function defineResource(def: Omit<ResourceDef, 'defaultSort'> & { defaultSort?: string }): ResourceDef {

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

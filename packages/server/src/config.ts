@@ -35,6 +35,12 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/).optional(),
+  /** PostgreSQL limits per connection, in milliseconds (0 = none); migrations have their own. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  DATABASE_MIGRATION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+  /** Named prepared statements a PostgreSQL connection keeps; older ones are deallocated. */
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(1).max(10_000).default(100),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The key of stored secrets (32 bytes, base64 or hex); with the embedded default generated into DATA_DIR. */
   SECRETS_KEY: z

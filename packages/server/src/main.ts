@@ -16,7 +16,14 @@ async function main(): Promise<void> {
   const jwtSecret = loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
   const secretBox = loadSecretBox(config, jwtSecret);
   const demo = wantsDemo(config);
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    migrationTimeoutMs: config.DATABASE_MIGRATION_TIMEOUT_MS,
+    preparedStatementsPerConnection: config.DATABASE_PREPARED_STATEMENTS,
+  });
   const seeded = await seed(database.db, {
     adminEmail: config.LAMPYR_ADMIN_EMAIL,
     adminPassword: config.LAMPYR_ADMIN_PASSWORD,

@@ -172,8 +172,17 @@ describe('ChirpStack uplinks, end to end', () => {
     expect(await dataLogs('payload_too_short')).toHaveLength(1);
     expect(await readingsOf(await deviceIdOf(devEuiOf(3)))).toEqual([]);
 
+    const hour = 60 * 60 * 1000;
     const logs = await client.list('data-logs', {
       filter: { reason: 'payload_too_short' },
+      // Data logs are listed over a time range (at most 31 days).
+      detailFilter: [
+        {
+          field: 'createdAt',
+          operator: 'between',
+          value: [new Date(Date.now() - hour).toISOString(), new Date(Date.now() + hour).toISOString()],
+        },
+      ],
       pageable: { page: 1, size: 5 },
     });
     expect(logs.body.data.content[0]).toMatchObject({ deviceUid: devEuiOf(3), reason: 'payload_too_short' });

@@ -234,6 +234,7 @@ export const channelReadValues = defineResource({
   display: 'id',
   defaultSort: 'dateTime,desc',
   readOnly: true,
+  timeWindow: 'dateTime',
   fields: {
     deviceId: field.ref('devices', { list: true }),
     deviceChannelTemplateId: field.ref('device-channel-templates', { list: true }),

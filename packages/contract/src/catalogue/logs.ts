@@ -8,6 +8,7 @@ export const dataLogs = defineResource({
   scope: 'account',
   display: 'id',
   readOnly: true,
+  timeWindow: 'createdAt',
   fields: {
     topic: field.text({ list: true, search: true }),
     deviceUid: field.text({ list: true, search: true }),

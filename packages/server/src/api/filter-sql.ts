@@ -245,4 +245,44 @@ export function orderSql(fields: Map<string, QueryField>, sort: string[], fallba
   return order;
 }
 
+/**
+ * The tightest range that conditions joined by AND put on a date-time field, in epoch ms; a side
+ * nothing bounds is absent. (Values that are not dates are left to `conditionNode` to refuse.)
+ */
+export function timeBounds(field: string, conditions: readonly Condition[]): { from?: number; to?: number } {
+  let from: number | undefined;
+  let to: number | undefined;
+  const atLeast = (v: unknown) => {
+    const ms = timeOf(v);
+    if (ms !== undefined) from = from === undefined ? ms : Math.max(from, ms);
+  };
+  const atMost = (v: unknown) => {
+    const ms = timeOf(v);
+    if (ms !== undefined) to = to === undefined ? ms : Math.min(to, ms);
+  };
+  for (const c of conditions) {
+    if (c.field !== field) continue;
+    const v = c.value;
+    if (c.operator === 'between' && Array.isArray(v) && v.length === 2) {
+      atLeast(v[0]);
+      atMost(v[1]);
+    } else if (c.operator === 'gte' || c.operator === 'gt') atLeast(v);
+    else if (c.operator === 'lte' || c.operator === 'lt') atMost(v);
+    else if (c.operator === 'eq' || c.operator === 'in') {
+      const times = (Array.isArray(v) ? v : [v]).map(timeOf);
+      if (times.length && times.every((t) => t !== undefined)) {
+        atLeast(Math.min(...(times as number[])));
+        atMost(Math.max(...(times as number[])));
+      }
+    }
+  }
+  return { from, to };
+}
+
+function timeOf(value: unknown): number | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 export const isTimeKind = (kind: FieldKind) => TIME_KINDS.includes(kind);

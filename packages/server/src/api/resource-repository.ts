@@ -1,6 +1,7 @@
 import {
   type AggregateBody,
   BUCKETS,
+  CONSTANTS,
   type Condition,
   checkRules,
   type FieldError,
@@ -28,6 +29,7 @@ import {
   orderSql,
   type QueryField,
   queryFields,
+  timeBounds,
   type WhereNode,
   WherePlan,
 } from './filter-sql.ts';
@@ -36,6 +38,7 @@ type Row = Record<string, unknown>;
 type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Prepared statements kept per resource; names are never reused, so a connection never sees one name twice. */
 const PREPARED_LIMIT = 200;
@@ -175,13 +178,39 @@ export class ResourceRepository {
       ...filterObjectNodes(plan, this.resource, this.fields, body.filter),
       ...(body.detailFilter ?? []).map((c) => conditionNode(plan, this.fields, c)),
     ]);
+    const field = this.resource.timeWindow;
+    const inFilter = field === undefined ? undefined : body.filter?.[field];
+    this.checkTimeWindow([
+      ...(body.detailFilter ?? []),
+      ...(field && inFilter !== undefined && inFilter !== null
+        ? [{ field, operator: Array.isArray(inFilter) ? 'in' : 'eq', value: inFilter } as Condition]
+        : []),
+    ]);
     return { plan, where };
+  }
+
+  /**
+   * Readings and data logs grow without end: a call over them names a time range on the
+   * resource's time field, at most `timeWindowMaxDays` wide, so no request scans (or counts)
+   * all of history. Conditions joined by OR bound nothing unless there is only one.
+   */
+  private checkTimeWindow(conditions: readonly Condition[], logic: 'AND' | 'OR' = 'AND'): void {
+    const field = this.resource.timeWindow;
+    if (!field) return;
+    const { from, to } = timeBounds(field, logic === 'AND' || conditions.length === 1 ? conditions : []);
+    const days = CONSTANTS.timeWindowMaxDays;
+    const about = { resource: this.resource.name, field };
+    if (from === undefined || to === undefined)
+      throw new ApiException('BAD_REQUEST', 'errors.timeRangeRequired', { days }, undefined, about);
+    if (to - from > days * DAY_MS)
+      throw new ApiException('BAD_REQUEST', 'errors.timeRangeTooWide', { days }, undefined, about);
   }
 
   /** The search service's body: conditions joined by `logic`, page from 0. */
   search(actor: Actor, body: ServiceSearch) {
     const plan = new WherePlan();
     const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
+    this.checkTimeWindow(body.filters, body.logic);
     const direction = body.sortDirection.toLowerCase();
     const sort = [`${body.sortBy ?? 'id'},${direction}`];
     return this.page(plan, where, sort, null, body.page * body.size, body.size);
@@ -250,6 +279,7 @@ export class ResourceRepository {
     }
     const plan = new WherePlan();
     const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
+    this.checkTimeWindow(body.filters, body.logic);
     let query = this.db
       .select(select)
       .from(this.table)

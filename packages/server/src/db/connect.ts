@@ -18,26 +18,187 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export interface DatabaseOptions {
+  url?: string;
+  dataDir: string;
+  poolSize?: number;
+  /** PostgreSQL: a statement running longer is cancelled (ms; 0 = no limit). Default 30 s. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: a session idle inside a transaction longer is ended (ms; 0 = no limit). Default 60 s. */
+  idleInTransactionTimeoutMs?: number;
+  /** PostgreSQL: the statement timeout of the migration connection (ms; 0 = no limit, the default). */
+  migrationTimeoutMs?: number;
+  /** PostgreSQL: named prepared statements kept per connection; older ones are deallocated. Default 100. */
+  preparedStatementsPerConnection?: number;
+  /** Where connection errors go (they are never thrown: the pool replaces the connection). */
+  log?: (message: string) => void;
+}
+
+export const DATABASE_DEFAULTS = {
+  statementTimeoutMs: 30_000,
+  idleInTransactionTimeoutMs: 60_000,
+  migrationTimeoutMs: 0,
+  preparedStatementsPerConnection: 100,
+  /** How long a request waits for a connection (pool full, or the database unreachable). */
+  connectionTimeoutMs: 15_000,
+} as const;
+
+/**
+ * Every Lampyr process takes this session-level advisory lock around its migrations: a second
+ * process starting at the same moment waits, then finds the migrations applied. (Any 64-bit number
+ * of our own; this one spells "lampyr".)
+ */
+export const MIGRATION_LOCK_KEY = 0x6c616d707972n;
+
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+const defaultLog = (message: string) => process.stderr.write(`${message}\n`);
 
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise PGlite persisted under `dataDir`
  * (or in memory for `dataDir === 'memory://'`). Migrations are applied before it is returned.
  */
-export async function openDatabase(options: { url?: string; dataDir: string; poolSize?: number }): Promise<Database> {
-  if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
-    const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
-    await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
-  }
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options);
   let target = options.dataDir;
   if (target !== 'memory://') {
     target = join(options.dataDir, 'pglite');
     mkdirSync(target, { recursive: true });
   }
+  // PGlite runs in this process, one session, no network: no pool to lose, no prepared names.
   const client = await PGlite.create(target);
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const log = options.log ?? defaultLog;
+  await migrateUnderLock(url, options.migrationTimeoutMs ?? DATABASE_DEFAULTS.migrationTimeoutMs);
+  const limit = Math.max(
+    1,
+    options.preparedStatementsPerConnection ?? DATABASE_DEFAULTS.preparedStatementsPerConnection,
+  );
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 20,
+    Client: boundedClient(limit),
+    // Sent with the start-up packet: every connection carries its limits, at no extra round trip.
+    statement_timeout: options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
+    idle_in_transaction_session_timeout:
+      options.idleInTransactionTimeoutMs ?? DATABASE_DEFAULTS.idleInTransactionTimeoutMs,
+    connectionTimeoutMillis: DATABASE_DEFAULTS.connectionTimeoutMs,
+    keepAlive: true,
+  });
+  // An idle connection that dies (the server restarted, an administrator ended it, a timeout):
+  // the pool has already dropped it and the next query opens a fresh one. Log, never throw.
+  pool.on('error', (error) => log(`database: an idle connection was lost (${describe(error)}); it will be replaced`));
+  pool.on('connect', (client) => {
+    // A connection lost while checked out (between the statements of a transaction) fails that
+    // work; without a listener the client's 'error' event would end the process.
+    client.on('error', (error) => log(`database: a connection in use was lost (${describe(error)})`));
+  });
+  pool.on('release', (error, client) => {
+    if (!error) (client as unknown as BoundedClient).deallocateEvicted();
+  });
+  const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
+  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+}
+
+/**
+ * Migrations on a connection of their own, under a session advisory lock: two processes starting on
+ * one empty database both succeed, one after the other. The connection has its own statement
+ * timeout (none by default): a migration may rewrite a large table.
+ */
+async function migrateUnderLock(url: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, statement_timeout: timeoutMs });
+  client.on('error', () => {}); // a lost connection fails the pending query, which is reported
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await migratePg(drizzlePg({ client, schema, casing: 'snake_case' }), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const describe = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 200);
+
+/** What node-postgres keeps per connection about named statements (not part of its typed API). */
+interface StatementBook {
+  parsedStatements?: Record<string, string>;
+}
+
+export interface BoundedClient extends pg.Client {
+  /** Named statements this connection holds, oldest use first. */
+  readonly preparedNames: readonly string[];
+  deallocateEvicted(): void;
+}
+
+/**
+ * A connection that keeps at most `limit` named prepared statements. The API prepares one per
+ * request shape (see ResourceRepository); a client sending endless shapes would otherwise grow every
+ * connection's memory on the server without end. The least recently used statement is deallocated
+ * once the connection is back in the pool (so never inside someone's transaction), and
+ * node-postgres is told to parse it again should it come back.
+ */
+function boundedClient(limit: number): typeof pg.Client {
+  return class extends pg.Client implements BoundedClient {
+    private readonly used = new Map<string, true>();
+    private evicted = new Set<string>();
+
+    get preparedNames(): readonly string[] {
+      return [...this.used.keys()];
+    }
+
+    override query(...args: unknown[]): never {
+      const config = args[0] as { name?: unknown } | undefined;
+      if (config && typeof config === 'object' && typeof config.name === 'string') this.use(config.name);
+      return (super.query as unknown as (...a: unknown[]) => never)(...args);
+    }
+
+    private use(name: string): void {
+      if (this.used.delete(name)) {
+        this.used.set(name, true);
+        return;
+      }
+      // Back before its deallocation ran: it still exists, keep it.
+      this.evicted.delete(name);
+      this.used.set(name, true);
+      const book = this.book();
+      for (const oldest of this.used.keys()) {
+        if (this.used.size <= limit) break;
+        // Only what the server has parsed can be deallocated; a statement still queued stays.
+        if (book?.parsedStatements?.[oldest] === undefined) continue;
+        this.used.delete(oldest);
+        this.evicted.add(oldest);
+      }
+    }
+
+    deallocateEvicted(): void {
+      if (!this.evicted.size) return;
+      const names = [...this.evicted];
+      this.evicted = new Set();
+      const book = this.book();
+      for (const name of names) {
+        // The callback runs before the next queued query is sent: that one parses afresh.
+        const done = (error: Error | null) => {
+          if (!error && book?.parsedStatements) delete book.parsedStatements[name];
+        };
+        (super.query as unknown as (text: string, callback: typeof done) => void)(
+          `DEALLOCATE ${this.escapeIdentifier(name)}`,
+          done,
+        );
+      }
+    }
+
+    private book(): StatementBook | undefined {
+      return (this as unknown as { connection?: StatementBook }).connection;
+    }
+  } as unknown as typeof pg.Client;
 }

@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { type Condition, getResource } from '@lampyr/contract';
+import { CONSTANTS, type Condition, getResource } from '@lampyr/contract';
 import {
   Alert,
   App,
   Button,
   Card,
+  DatePicker,
   Empty,
   Flex,
   Input,
@@ -16,6 +17,7 @@ import {
   theme,
 } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
@@ -30,10 +32,39 @@ import { RecordDetails } from './record-details.tsx';
 import { type FormTarget, RecordForm } from './record-form.tsx';
 import { useReferenceNames } from './reference-data.ts';
 import { TransferActions } from './transfer-actions.tsx';
-import { needsAccount, useResourceList, useTableParams } from './use-resource-list.ts';
+import {
+  defaultTimeWindow,
+  needsAccount,
+  useResourceList,
+  useTableParams,
+  withTimeWindow,
+} from './use-resource-list.ts';
 import { useResourceMutations } from './use-resource-mutations.ts';
 
 const PAGE_SIZES = [10, 20, 50, 100];
+
+/** The time range of a readings or data-log table (its API answers only over one). */
+function TimeWindowPicker({
+  label,
+  condition,
+  onChange,
+}: {
+  label: string;
+  condition: Condition | undefined;
+  onChange: (range: [Dayjs, Dayjs] | undefined) => void;
+}) {
+  const value = Array.isArray(condition?.value)
+    ? ([dayjs(String(condition.value[0])), dayjs(String(condition.value[1]))] as [Dayjs, Dayjs])
+    : undefined;
+  return (
+    <DatePicker.RangePicker
+      aria-label={label}
+      showTime
+      value={value}
+      onChange={(range) => onChange(range?.[0] && range[1] ? [range[0], range[1]] : undefined)}
+    />
+  );
+}
 
 function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null {
   const entry = sort.find((s) => s.split(',')[0] === field);
@@ -62,7 +93,12 @@ export default function ResourcePage({
   const { message, modal } = App.useApp();
   const labels = useResourceLabels(resource);
   const { params, update, reset } = useTableParams(tableKey);
-  const list = useResourceList(resource, params, fixedFilter);
+  // Readings and data logs are listed over a time range: the last 24 hours until one is picked.
+  const [fallbackWindow, setFallbackWindow] = useState(() =>
+    resource.timeWindow ? defaultTimeWindow(resource.timeWindow) : undefined,
+  );
+  const windowed = withTimeWindow(resource, params, fallbackWindow);
+  const list = useResourceList(resource, windowed.params, fixedFilter);
   const { remove } = useResourceMutations(resource);
   const [formTarget, setFormTarget] = useState<FormTarget>();
   const [viewing, setViewing] = useState<number>();
@@ -200,6 +236,22 @@ export default function ResourcePage({
               style={{ width: 240 }}
             />
           )}
+          {resource.timeWindow && (
+            <TimeWindowPicker
+              label={labels.field(resource.timeWindow)}
+              condition={windowed.params.detailFilter?.find((c) => c.field === resource.timeWindow)}
+              onChange={(range) =>
+                filterApi.setCondition(
+                  resource.timeWindow as string,
+                  range && {
+                    field: resource.timeWindow as string,
+                    operator: 'between',
+                    value: [range[0].toISOString(), range[1].toISOString()],
+                  },
+                )
+              }
+            />
+          )}
           {anyFilter && (
             <Button
               onClick={() => {
@@ -221,14 +273,19 @@ export default function ResourcePage({
             labels={labels}
             params={{
               filter: { ...(params.filters ?? {}), ...(fixedFilter ?? {}) },
-              detailFilter: params.detailFilter,
+              detailFilter: windowed.params.detailFilter,
               selectedColumns: params.selectedColumns,
               sort: params.sort,
             }}
           />
           <Button
             icon={<ReloadOutlined />}
-            onClick={() => list.refetch()}
+            onClick={() => {
+              // The default range moves on to the present; a range the person picked stays.
+              if (windowed.usesDefault && resource.timeWindow)
+                setFallbackWindow(defaultTimeWindow(resource.timeWindow));
+              else list.refetch();
+            }}
             loading={list.isFetching}
             aria-label={t('action.refresh')}
           />
@@ -248,6 +305,14 @@ export default function ResourcePage({
           title={t('resource.noAccount')}
           style={{ marginBottom: token.margin }}
         />
+      )}
+      {windowed.usesDefault && resource.timeWindow && (
+        <Typography.Paragraph type="secondary" role="note" style={{ marginTop: 0 }}>
+          {t('resource.timeWindowDefault', {
+            hours: CONSTANTS.timeWindowDefaultHours,
+            days: CONSTANTS.timeWindowMaxDays,
+          })}
+        </Typography.Paragraph>
       )}
       {list.isError && list.data && (
         <Alert

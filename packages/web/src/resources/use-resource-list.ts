@@ -1,4 +1,4 @@
-import type { ResourceDef } from '@lampyr/contract';
+import { CONSTANTS, type Condition, type ResourceDef } from '@lampyr/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { defaultTableParams, type TableParams, useConsoleStore } from '../lib/console-store.ts';
@@ -20,6 +20,24 @@ export function listParamsOf(params: TableParams, fixedFilter?: FilterObject): L
 }
 
 const DEFAULTS = defaultTableParams();
+
+/** The range a readings or data-log table shows until the person picks one: the last 24 hours. */
+export function defaultTimeWindow(field: string, now = Date.now()): Condition {
+  const from = new Date(now - CONSTANTS.timeWindowDefaultHours * 60 * 60 * 1000);
+  return { field, operator: 'between', value: [from.toISOString(), new Date(now).toISOString()] };
+}
+
+/**
+ * Table parameters as sent: a resource bounded by a time window (its API refuses a call without
+ * one) gets `fallback` when the person has not filtered its time field.
+ */
+export function withTimeWindow(resource: ResourceDef, params: TableParams, fallback: Condition | undefined) {
+  const field = resource.timeWindow;
+  if (!field || !fallback || (params.detailFilter ?? []).some((c) => c.field === field)) {
+    return { params, usesDefault: false };
+  }
+  return { params: { ...params, detailFilter: [...(params.detailFilter ?? []), fallback] }, usesDefault: true };
+}
 
 /** The persisted table parameters of one prefix and a way to change them. */
 export function useTableParams(prefix: string) {
