@@ -16,7 +16,7 @@ import { buildApp } from '../src/app.ts';
 import { type Database, MIGRATION_LOCK_KEY, openDatabase } from '../src/db/connect.ts';
 import { seed } from '../src/seed/seed.ts';
 import { DEMO_APPLICATION_ID, devEuiOf } from '../src/seed/street-lighting.ts';
-import { ADMIN, Client, JWT_SECRET, page } from './support/test-app.ts';
+import { ADMIN, Client, JWT_SECRET, page, testSecretBox } from './support/test-app.ts';
 import { connectClient, eventually, startTestBroker, type TestBroker } from './support/test-telemetry.ts';
 
 const target = process.env.LAMPYR_TEST_DB ?? 'pglite';
@@ -83,7 +83,7 @@ describe.skipIf(!onPostgres)('a server process when every backend is terminated 
   it('stays alive, answers clean errors meanwhile, and resumes serving and storing within seconds', async () => {
     await emptySchema();
     const setup = await openDatabase({ url: target, dataDir: 'unused' });
-    const seeded = await seed(setup.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
+    const seeded = await seed(setup.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
     await setup.close();
     broker = await startTestBroker();
     child = spawnChild('server-child.ts', {
@@ -220,8 +220,13 @@ describe.skipIf(!onPostgres)('time limits and prepared statements on every conne
       preparedStatementsPerConnection: 10,
       log: (line) => logged.push(line),
     });
-    const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password });
-    ({ app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir: 'unused' }));
+    const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
+    ({ app } = await buildApp({
+      db: database.db,
+      jwtSecret: JWT_SECRET,
+      secretBox: testSecretBox(),
+      dataDir: 'unused',
+    }));
     await app.ready();
     api = new Client(app);
     await api.login();

@@ -15,7 +15,7 @@ import {
   type TelemetryTestApp,
 } from './support/test-telemetry.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../../../shared/fixtures/chirpstack-v4');
+const FIXTURES = join(import.meta.dirname, 'fixtures/chirpstack-v4');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
 const topicOf = (devEui: string, event: string) => `application/${DEMO_APPLICATION_ID}/device/${devEui}/event/${event}`;
 

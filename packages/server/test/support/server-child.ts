@@ -8,13 +8,20 @@ import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/connect.ts';
 import { startIngest } from '../../src/ingest/ingest-service.ts';
 import { LiveEvents } from '../../src/stream/live-events.ts';
-import { JWT_SECRET } from './test-app.ts';
+import { JWT_SECRET, testSecretBox } from './test-app.ts';
 
 const env = process.env;
 const database = await openDatabase({ url: env.CHILD_DB as string, dataDir: 'unused', poolSize: 10 });
 const live = new LiveEvents();
 const commands = new CommandEvents();
-const { app } = await buildApp({ db: database.db, jwtSecret: JWT_SECRET, dataDir: 'unused', live, commands });
+const { app } = await buildApp({
+  db: database.db,
+  jwtSecret: JWT_SECRET,
+  secretBox: testSecretBox(),
+  dataDir: 'unused',
+  live,
+  commands,
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const ingest = await startIngest({
   db: database.db,
