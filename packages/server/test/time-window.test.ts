@@ -1,7 +1,8 @@
 /**
  * Readings and data logs grow without end: every list, search, aggregate and export over them
- * names a time range of at most 31 days on their time field (channel-read-values: dateTime,
- * data-logs: createdAt), or is refused with a 400 that names the field in en and tr.
+ * covers at most 31 days of their time field (channel-read-values: dateTime, data-logs: createdAt):
+ * a wider range is refused with a 400 that names the field in en and tr, and a side left open is
+ * closed 31 days from the other (from now, with none).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,60 +48,61 @@ afterAll(async () => {
 const between = (field: string, from: string, to: string) => ({ field, operator: 'between', value: [from, to] });
 
 describe('channel-read-values', () => {
-  it('refuses a list, a search and an aggregate without a time range, naming the field in en and tr', async () => {
-    const list = await api.list('channel-read-values', { filter: null, pageable: page(1, 10) });
-    expect(list.status).toBe(400);
-    expect(list.body.error).toEqual({
-      code: 'BAD_REQUEST',
-      message: 'Date and time: a time range is required (from and to, at most 31 days apart).',
-      fields: { dateTime: 'Date and time: a time range is required (from and to, at most 31 days apart).' },
-    });
+  it('closes a range left open at 31 days, so a call naming no time answers the last 31 days only', async () => {
+    const list = await api.list('channel-read-values', { filter: { deviceId }, pageable: page(1, 10) });
+    expect(list.status).toBe(200);
+    // The reading 40 days old is outside the window; the two of an hour ago are in it.
+    expect(list.body.data.totalElements).toBe(2);
     // SPEC §7's sub-channel pairing search, as a client written from it alone sends it.
     const pairing = await api.search('channel-read-values', {
       filter: { deviceId, deviceChannelTemplateId: templateId },
       pageable: { page: 0, size: 100, sort: [] },
     });
-    expect(pairing.status).toBe(400);
-    const service = await api.search('channel-read-values', { filters: [], logic: 'AND', page: 0, size: 10 });
-    expect(service.status).toBe(400);
+    expect(pairing.status).toBe(200);
+    expect(pairing.body.data.totalElements).toBe(2);
+    const service = await api.search('channel-read-values', {
+      filters: [{ field: 'deviceId', operator: 'eq', value: deviceId }],
+      logic: 'AND',
+      page: 0,
+      size: 10,
+    });
+    expect(service.body.data.totalElements).toBe(2);
     const aggregate = await api.call('POST', '/query/api/channel-read-values/aggregate', {
       filters: [{ field: 'deviceId', operator: 'eq', value: deviceId }],
       aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
     });
-    expect(aggregate.status).toBe(400);
-    expect(aggregate.body.error?.fields).toHaveProperty('dateTime');
-    api.language = 'tr';
-    const turkish = await api.list('channel-read-values', { filter: null, pageable: page(1, 10) });
-    api.language = undefined;
-    expect(turkish.status).toBe(400);
-    expect(turkish.body.error?.message).toBe(
-      'Tarih ve saat: bir zaman aralığı gerekli (başlangıç ve bitiş, en fazla 31 gün arayla).',
-    );
-  });
-
-  it('refuses a range open on one side, wider than 31 days, or loosened by OR', async () => {
-    const openEnded = await api.list('channel-read-values', {
-      filter: null,
-      detailFilter: [{ field: 'dateTime', operator: 'gte', value: iso(now - DAY) }],
+    expect(aggregate.body.data.rows[0].n).toBe(2);
+    // Open on one side: the other is closed 31 days away — from 50 days back reaches the old one only.
+    const fromOld = await api.list('channel-read-values', {
+      filter: { deviceId },
+      detailFilter: [{ field: 'dateTime', operator: 'gte', value: iso(now - 50 * DAY) }],
       pageable: page(1, 10),
     });
-    expect(openEnded.status).toBe(400);
+    expect(fromOld.body.data.totalElements).toBe(1);
+    // OR loosens nothing: the window still holds, so the old reading stays out.
+    const ored = await api.call('POST', '/query/api/channel-read-values/aggregate', {
+      filters: [
+        { field: 'deviceId', operator: 'eq', value: deviceId },
+        { field: 'value', operator: 'gt', value: 0 },
+      ],
+      logic: 'OR',
+      aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
+    });
+    expect(ored.body.data.rows[0].n).toBe(2);
+  });
+
+  it('refuses a range wider than 31 days, naming the field in en and tr', async () => {
     const wide = await api.list('channel-read-values', {
       filter: null,
       detailFilter: [between('dateTime', iso(now - 45 * DAY), iso(now))],
       pageable: page(1, 10),
     });
     expect(wide.status).toBe(400);
-    expect(wide.body.error?.message).toBe('Date and time: the time range may span at most 31 days.');
-    const ored = await api.call('POST', '/query/api/channel-read-values/aggregate', {
-      filters: [
-        between('dateTime', lastDay[0] as string, lastDay[1] as string),
-        { field: 'value', operator: 'gt', value: 0 },
-      ],
-      logic: 'OR',
-      aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
+    expect(wide.body.error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Date and time: the time range may span at most 31 days.',
+      fields: { dateTime: 'Date and time: the time range may span at most 31 days.' },
     });
-    expect(ored.status).toBe(400);
     const wideAggregate = await api.call('POST', '/query/api/channel-read-values/aggregate', {
       filters: [
         { field: 'dateTime', operator: 'gte', value: iso(now - 60 * DAY) },
@@ -109,8 +111,21 @@ describe('channel-read-values', () => {
       aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
     });
     expect(wideAggregate.status).toBe(400);
-    const exported = await api.call('POST', '/query/api/channel-read-values/export', { filter: null, format: 'csv' });
+    const exported = await api.call('POST', '/query/api/channel-read-values/export', {
+      filter: null,
+      detailFilter: [between('dateTime', iso(now - 45 * DAY), iso(now))],
+      format: 'csv',
+    });
     expect(exported.status).toBe(400);
+    api.language = 'tr';
+    const turkish = await api.list('channel-read-values', {
+      filter: null,
+      detailFilter: [between('dateTime', iso(now - 45 * DAY), iso(now))],
+      pageable: page(1, 10),
+    });
+    api.language = undefined;
+    expect(turkish.status).toBe(400);
+    expect(turkish.body.error?.fields).toHaveProperty('dateTime');
   });
 
   it('answers over a range of at most 31 days, with only the readings inside it', async () => {
@@ -149,12 +164,14 @@ describe('channel-read-values', () => {
 });
 
 describe('data-logs', () => {
-  it('needs a range on createdAt; other resources need none', async () => {
-    const without = await api.list('data-logs', { filter: null, pageable: page(1, 10) });
-    expect(without.status).toBe(400);
-    expect(without.body.error?.fields).toEqual({
-      createdAt: 'Created at: a time range is required (from and to, at most 31 days apart).',
+  it('are bounded on createdAt like readings; other resources are not', async () => {
+    const wide = await api.list('data-logs', {
+      filter: null,
+      detailFilter: [between('createdAt', iso(now - 45 * DAY), iso(now))],
+      pageable: page(1, 10),
     });
+    expect(wide.status).toBe(400);
+    expect(wide.body.error?.fields).toEqual({ createdAt: 'Created at: the time range may span at most 31 days.' });
     const within = await api.list('data-logs', {
       filter: null,
       detailFilter: [between('createdAt', lastDay[0] as string, lastDay[1] as string)],

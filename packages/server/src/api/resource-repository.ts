@@ -173,44 +173,60 @@ export class ResourceRepository {
   /** The list body's clause: the account scope, the `filter` object and the detail conditions. */
   private listWhere(actor: Actor, body: ListBody) {
     const plan = new WherePlan();
-    const where = plan.group('AND', [
-      this.scopeNode(plan, actor),
-      ...filterObjectNodes(plan, this.resource, this.fields, body.filter),
-      ...(body.detailFilter ?? []).map((c) => conditionNode(plan, this.fields, c)),
-    ]);
     const field = this.resource.timeWindow;
     const inFilter = field === undefined ? undefined : body.filter?.[field];
-    this.checkTimeWindow([
+    const window = this.timeWindow(plan, [
       ...(body.detailFilter ?? []),
       ...(field && inFilter !== undefined && inFilter !== null
         ? [{ field, operator: Array.isArray(inFilter) ? 'in' : 'eq', value: inFilter } as Condition]
         : []),
     ]);
+    const where = plan.group('AND', [
+      this.scopeNode(plan, actor),
+      ...filterObjectNodes(plan, this.resource, this.fields, body.filter),
+      ...(body.detailFilter ?? []).map((c) => conditionNode(plan, this.fields, c)),
+      ...window,
+    ]);
     return { plan, where };
   }
 
   /**
-   * Readings and data logs grow without end: a call over them names a time range on the
-   * resource's time field, at most `timeWindowMaxDays` wide, so no request scans (or counts)
-   * all of history. Conditions joined by OR bound nothing unless there is only one.
+   * Readings and data logs grow without end, so no call over them scans (or counts) all of
+   * history: a range on the resource's time field wider than `timeWindowMaxDays` is refused, and a
+   * side left open is closed at that many days from the other (from now back, with none) — so a
+   * client written from SPEC §7 alone (the sub-channel pairing search names no time) still works.
+   * Conditions joined by OR bound nothing unless there is only one.
    */
-  private checkTimeWindow(conditions: readonly Condition[], logic: 'AND' | 'OR' = 'AND'): void {
+  private timeWindow(plan: WherePlan, conditions: readonly Condition[], logic: 'AND' | 'OR' = 'AND'): WhereNode[] {
     const field = this.resource.timeWindow;
-    if (!field) return;
+    if (!field) return [];
     const { from, to } = timeBounds(field, logic === 'AND' || conditions.length === 1 ? conditions : []);
-    const days = CONSTANTS.timeWindowMaxDays;
-    const about = { resource: this.resource.name, field };
-    if (from === undefined || to === undefined)
-      throw new ApiException('BAD_REQUEST', 'errors.timeRangeRequired', { days }, undefined, about);
-    if (to - from > days * DAY_MS)
-      throw new ApiException('BAD_REQUEST', 'errors.timeRangeTooWide', { days }, undefined, about);
+    const span = CONSTANTS.timeWindowMaxDays * DAY_MS;
+    if (from !== undefined && to !== undefined) {
+      if (to - from > span)
+        throw new ApiException(
+          'BAD_REQUEST',
+          'errors.timeRangeTooWide',
+          { days: CONSTANTS.timeWindowMaxDays },
+          undefined,
+          { resource: this.resource.name, field },
+        );
+      return [];
+    }
+    const iso = (ms: number) => new Date(ms).toISOString();
+    if (from !== undefined)
+      return [conditionNode(plan, this.fields, { field, operator: 'lte', value: iso(from + span) })];
+    return [conditionNode(plan, this.fields, { field, operator: 'gte', value: iso((to ?? Date.now()) - span) })];
   }
 
   /** The search service's body: conditions joined by `logic`, page from 0. */
   search(actor: Actor, body: ServiceSearch) {
     const plan = new WherePlan();
-    const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
-    this.checkTimeWindow(body.filters, body.logic);
+    const where = plan.group('AND', [
+      this.scopeNode(plan, actor),
+      this.conditions(plan, body.filters, body.logic),
+      ...this.timeWindow(plan, body.filters, body.logic),
+    ]);
     const direction = body.sortDirection.toLowerCase();
     const sort = [`${body.sortBy ?? 'id'},${direction}`];
     return this.page(plan, where, sort, null, body.page * body.size, body.size);
@@ -278,8 +294,11 @@ export class ResourceRepository {
       }
     }
     const plan = new WherePlan();
-    const where = plan.group('AND', [this.scopeNode(plan, actor), this.conditions(plan, body.filters, body.logic)]);
-    this.checkTimeWindow(body.filters, body.logic);
+    const where = plan.group('AND', [
+      this.scopeNode(plan, actor),
+      this.conditions(plan, body.filters, body.logic),
+      ...this.timeWindow(plan, body.filters, body.logic),
+    ]);
     let query = this.db
       .select(select)
       .from(this.table)
