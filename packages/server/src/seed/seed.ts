@@ -100,6 +100,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
         language: 'en',
         roleId: adminRoleId,
         emailVerified: true,
+        isPlatformOperator: true,
       })
       .returning({ id: users.id });
     await tx.insert(usersRoles).values({ accountId: integratorId, userId: user?.id as number, roleId: adminRoleId });
