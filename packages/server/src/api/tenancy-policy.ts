@@ -29,7 +29,7 @@ const given = (value: unknown) => value !== undefined && value !== null;
 /** A tree field sent in a generic write must equal what it already is (or what the server sets). */
 function keepTree(t: TFunction, input: Row, current: Row): void {
   for (const name of TREE_FIELDS) {
-    if (given(input[name]) && input[name] !== current[name])
+    if (input[name] !== undefined && input[name] !== current[name])
       throw fieldError(t, 'accounts', name, 'validation.treeField');
   }
 }
