@@ -13,12 +13,12 @@ import { registerDashboardRoutes } from './api/dashboard-routes.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
+import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
-import { registerTransferRoutes } from './api/transfer-routes.ts';
-import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { tenancyPolicies } from './api/tenancy-policy.ts';
+import { registerTransferRoutes } from './api/transfer-routes.ts';
 import { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
 import type { Db } from './db/connect.ts';
@@ -51,8 +51,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false } },
   });
-  const mailer =
-    options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log });
+  const mailer = options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log });
   // The one place an administrator's security edit (role, membership) ends a user's sessions.
   // TODO(issue 9, auth part): call bumpTokenVersion(db, userId) here once token versions exist.
   const onSecurityEdit = async (_userId: number) => {};

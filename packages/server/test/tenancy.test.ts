@@ -54,7 +54,14 @@ async function invited(accountId: number, role = 'Administrator', by = admin) {
 async function selfRegistered() {
   const email = `self-${Date.now()}-${serial++}@tenancy.test`;
   const client = new Client(t.app);
-  const body = { firstName: 'Self', lastName: 'Made', phoneNumber: '+90 555', title: 'Owner', email, password: 'self-made-pass' };
+  const body = {
+    firstName: 'Self',
+    lastName: 'Made',
+    phoneNumber: '+90 555',
+    title: 'Owner',
+    email,
+    password: 'self-made-pass',
+  };
   expect((await client.call('POST', '/command/api/auth/register', body)).status).toBe(201);
   const code = lastCode(t.dataDir, email);
   expect((await client.call('POST', '/command/api/auth/verify-otp', { email, code })).status).toBe(200);
@@ -116,7 +123,9 @@ describe('the self-made integrator', () => {
     const templates = await self.client.list('device-channel-templates', { filter: null, pageable: page(1, 1) });
     const template = templates.body.data.content[0];
     expect(template).toBeDefined();
-    const formulaBefore = await rows(`select formula, updated_at from device_channel_templates where id = ${template.id}`);
+    const formulaBefore = await rows(
+      `select formula, updated_at from device_channel_templates where id = ${template.id}`,
+    );
     const formula = await self.client.update('device-channel-templates', { ...template, formula: 'x * 1000' });
     expect(formula.status).toBe(403);
     expect(await self.client.remove('device-channel-templates', template.id)).toMatchObject({ status: 403 });
@@ -178,9 +187,11 @@ describe('the customer administrator and the integrator', () => {
     const role = await c.update('users', { ...target, roleId: roleIds.Viewer, firstName: 'Demoted' });
     expect(role.status).toBe(403);
     expect(role.body.error?.message).toBe('This user also belongs to accounts outside yours.');
-    const membership = (await rows<{ id: number; updated_at: string }>(
-      `select id, updated_at from users_roles where user_id = ${staff.id} and account_id = ${kadikoy}`,
-    ))[0] as { id: number; updated_at: string };
+    const membership = (
+      await rows<{ id: number; updated_at: string }>(
+        `select id, updated_at from users_roles where user_id = ${staff.id} and account_id = ${kadikoy}`,
+      )
+    )[0] as { id: number; updated_at: string };
     const pairing = await c.update('users-roles', {
       id: Number(membership.id),
       userId: staff.id,
@@ -377,9 +388,7 @@ describe('platform operators', () => {
     expect((await platform(admin, 'accounts/parent', { accountId: kadikoy, parentId: kadikoy })).status).toBe(409);
     const bad = await platform(admin, 'accounts/parent', { accountId: 'x', parentId: null });
     expect(bad.status).toBe(400);
-    expect((await platform(admin, 'accounts/integrator', { accountId: 999_999, isIntegrator: true })).status).toBe(
-      404,
-    );
+    expect((await platform(admin, 'accounts/integrator', { accountId: 999_999, isIntegrator: true })).status).toBe(404);
     const moved = await platform(admin, 'accounts/parent', { accountId: uskudar, parentId: null });
     expect(moved.body.data).toMatchObject({ accountId: null, isSubAccount: false });
     admin.accountId = uskudar;

@@ -43,7 +43,8 @@ export type PermissionProblem =
  * catalogue, or `*`) → a list of distinct actions among read, create, update, delete.
  */
 export function permissionsProblem(value: unknown): PermissionProblem | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { key: 'validation.permissionsShape' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { key: 'validation.permissionsShape' };
   for (const [resource, actions] of Object.entries(value)) {
     if (resource !== '*' && !RESOURCE_NAMES.has(resource)) return { key: 'validation.permissionsResource', resource };
     if (

@@ -215,10 +215,20 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
       if (!user) throw new ApiException('UNAUTHENTICATED');
       if (!(await verifySecret(user.passwordHash, password)))
-        throw new ApiException('VALIDATION', 'errors.wrongPassword', {}, { password: request.t('errors.wrongPassword') });
+        throw new ApiException(
+          'VALIDATION',
+          'errors.wrongPassword',
+          {},
+          { password: request.t('errors.wrongPassword') },
+        );
       const email = normalise(newEmail);
       if (email === user.email)
-        throw new ApiException('VALIDATION', 'errors.emailUnchanged', {}, { newEmail: request.t('errors.emailUnchanged') });
+        throw new ApiException(
+          'VALIDATION',
+          'errors.emailUnchanged',
+          {},
+          { newEmail: request.t('errors.emailUnchanged') },
+        );
       if (await findUser(email))
         throw new ApiException('VALIDATION', 'errors.emailTaken', {}, { newEmail: request.t('errors.emailTaken') });
       await db.update(users).set({ pendingEmail: email }).where(eq(users.id, user.id));

@@ -3,9 +3,9 @@ import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accounts, transactionLogs, users } from '../db/schema/index.ts';
 import type { AppContext } from './context.ts';
-import type { Executor } from './resource-repository.ts';
 import { ApiException, notFound } from './errors.ts';
 import { parseBody } from './parse-body.ts';
+import type { Executor } from './resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
 
 type AccountRow = typeof accounts.$inferSelect;

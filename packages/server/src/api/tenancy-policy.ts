@@ -22,7 +22,12 @@ export interface TenancyHooks {
 const TREE_FIELDS = ['accountId', 'isSubAccount', 'isActive', 'isIntegrator'] as const;
 
 const fieldError = (t: TFunction, resource: string, field: string, key: string, vars: Row = {}) =>
-  new ApiException('VALIDATION', undefined, {}, { [field]: t(key, { ...vars, field: fieldLabel(t, resource, field) }) });
+  new ApiException(
+    'VALIDATION',
+    undefined,
+    {},
+    { [field]: t(key, { ...vars, field: fieldLabel(t, resource, field) }) },
+  );
 
 const given = (value: unknown) => value !== undefined && value !== null;
 
@@ -71,9 +76,11 @@ function checkPermissions(t: TFunction, value: Row): void {
 
 /** Who may write accounts, users, memberships and roles beyond what a role's permissions say. */
 export function tenancyPolicies(hooks: TenancyHooks): Record<string, WritePolicy> {
-  const securityEdit = (...userIds: number[]) => async () => {
-    for (const id of new Set(userIds)) await hooks.onSecurityEdit(id);
-  };
+  const securityEdit =
+    (...userIds: number[]) =>
+    async () => {
+      for (const id of new Set(userIds)) await hooks.onSecurityEdit(id);
+    };
 
   const invite = (actor: Actor, t: TFunction) => async (record: Row) => {
     const userId = record.id as number;
