@@ -50,8 +50,12 @@ describe('platform operators and people in the console', () => {
     await signIn(ADMIN.email, ADMIN.password);
     await page.goto(`${server.url}/system/platform`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('System / Platform');
-    await expect.poll(() => page.getByRole('cell', { name: 'Üsküdar Municipality', exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Üsküdar Municipality', exact: true }).isVisible())
+      .toBe(true);
     await expect.poll(() => page.getByRole('menuitem', { name: 'Platform', exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: ADMIN.email }).isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
     await screenshot(page, 'platform-01-english-light');
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -80,7 +84,10 @@ describe('platform operators and people in the console', () => {
 
   it('shows the account tree read-only in the account form', async () => {
     await page.goto(`${server.url}/system/account`);
-    await page.getByRole('button', { name: /^Edit Account/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Edit Account/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByText('Read-only here').first().isVisible()).toBe(true);
     await expect.poll(() => dialog.getByRole('switch', { name: 'Integrator' }).isDisabled()).toBe(true);

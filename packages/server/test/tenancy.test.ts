@@ -27,9 +27,13 @@ async function rows<T = Record<string, unknown>>(query: string): Promise<T[]> {
 }
 const one = async <T = Record<string, unknown>>(query: string) => (await rows<T>(query))[0] as T;
 const accountRow = (id: number) =>
-  one(`select account_id, is_sub_account, is_integrator, is_active, name from accounts where id = ${id}`);
+  one(
+    `select account_id::int as account_id, is_sub_account, is_integrator, is_active, name from accounts where id = ${id}`,
+  );
 const userRow = (id: number) =>
-  one(`select email, password_hash, role_id, is_platform_operator, first_name from users where id = ${id}`);
+  one(
+    `select email, password_hash, role_id::int as role_id, is_platform_operator, first_name from users where id = ${id}`,
+  );
 
 /** A person an administrator invited into `accountId`, who chose a password with the e-mailed code. */
 async function invited(accountId: number, role = 'Administrator', by = admin) {
@@ -200,7 +204,7 @@ describe('the customer administrator and the integrator', () => {
     });
     expect(pairing.status).toBe(403);
     expect(await userRow(staff.id)).toEqual(staffBefore);
-    expect(await one(`select role_id from users_roles where id = ${membership.id}`)).toEqual({
+    expect(await one(`select role_id::int as role_id from users_roles where id = ${membership.id}`)).toEqual({
       role_id: roleIds.Administrator,
     });
     // The staff member still signs in with their own password.
