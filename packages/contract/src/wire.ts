@@ -157,6 +157,36 @@ export const changePasswordSchema = z.object({
   currentPassword: z.string().min(1).max(200),
   newPassword: z.string().min(8).max(200),
 });
+/** A user's own change of address: the code goes to the new address, the password proves the person. */
+export const changeEmailSchema = z.object({ newEmail: z.email().max(254), password: z.string().min(1).max(200) });
+export const confirmEmailSchema = z.object({ code: z.string().regex(/^\d{6}$/) });
+
+// Platform operators' operations on the account tree and on operators (`{COMMAND_URL}/platform/...`).
+const id = z.number().int().positive();
+export const setIntegratorSchema = z.object({ accountId: id, isIntegrator: z.boolean() });
+export const setParentSchema = z.object({ accountId: id, parentId: id.nullable() });
+export const setActiveSchema = z.object({ accountId: id, isActive: z.boolean() });
+export const setOperatorSchema = z.object({ userId: id, isPlatformOperator: z.boolean() });
+
+/** An account as the platform operators' screen lists it (`GET {QUERY_URL}/platform/accounts`). */
+export interface PlatformAccount {
+  id: number;
+  name: string;
+  companyName: string | null;
+  accountId: number | null;
+  isSubAccount: boolean;
+  isIntegrator: boolean;
+  isActive: boolean;
+}
+
+/** A user as the platform operators' screen lists it (`GET {QUERY_URL}/platform/users`). */
+export interface PlatformUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isPlatformOperator: boolean;
+}
 
 /** `GET {QUERY_URL}/dashboard-summary`: SPEC §3's Dashboard summary of the selected account. */
 export interface DashboardSummary {

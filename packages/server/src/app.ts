@@ -13,10 +13,12 @@ import { registerDashboardRoutes } from './api/dashboard-routes.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
+import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { createRepositories } from './api/resource-repository.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX, registerResourceRoutes } from './api/resource-routes.ts';
 import { installSecurityHeaders } from './api/security-headers.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
+import { tenancyPolicies } from './api/tenancy-policy.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import { Tokens } from './auth/tokens.ts';
@@ -54,13 +56,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false } },
   });
+  const mailer = options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log });
+  // The one place an administrator's security edit (role, membership) ends a user's sessions.
+  // TODO(issue 9, auth part): call bumpTokenVersion(db, userId) here once token versions exist.
+  const onSecurityEdit = async (_userId: number) => {};
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
     secretBox: options.secretBox,
+    policies: tenancyPolicies({ db: options.db, mailer, onSecurityEdit }),
   });
   const ctx: AppContext = {
     db: options.db,
     tokens: new Tokens(options.jwtSecret),
-    mailer: options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log }),
+    mailer,
+    onSecurityEdit,
     access: new AccessResolver(options.db),
     repositories,
     tables: resourceTables,
@@ -83,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerStreamRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
+  registerPlatformRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

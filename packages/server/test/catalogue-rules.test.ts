@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, page, startTestApp, type TestApp } from './support/test-app.ts';
+import { Client, lastCode, page, startTestApp, type TestApp } from './support/test-app.ts';
 
 /** Only what is not generic: rules particular to an entity. */
 let t: TestApp;
@@ -31,12 +31,20 @@ describe('device types need their English and Turkish names and IoT', () => {
     expect(ok.status).toBe(201);
   });
 
-  it('is shared data: a sub-account may read it but not change it', async () => {
-    api.accountId = kadikoy;
+  it('is shared data: any account may read it, only a platform operator changes it', async () => {
+    const email = 'owner@rules.test';
+    const owner = new Client(t.app);
+    const person = { firstName: 'A', lastName: 'B', phoneNumber: '1', title: 'C', email, password: 'owner-pass-1' };
+    await owner.call('POST', '/command/api/auth/register', person);
+    await owner.call('POST', '/command/api/auth/verify-otp', { email, code: lastCode(t.dataDir, email) });
+    owner.accountId = (await owner.login(email, 'owner-pass-1')).body.data.accounts[0].id;
     expect(
-      (await api.list('devices-types', { filter: null, pageable: page(1) })).body.data.totalElements,
+      (await owner.list('devices-types', { filter: null, pageable: page(1) })).body.data.totalElements,
     ).toBeGreaterThan(0);
-    expect((await api.create('devices-types', { typeNameEn: 'X', typeNameTr: 'X', iotType: 'IOT' })).status).toBe(403);
+    const body = { typeNameEn: 'X', typeNameTr: 'X', iotType: 'IOT' };
+    expect((await owner.create('devices-types', body)).status).toBe(403);
+    api.accountId = kadikoy;
+    expect((await api.create('devices-types', body)).status).toBe(201);
   });
 });
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, countRows, JWT_SECRET, page, startTestApp, type TestApp } from './support/test-app.ts';
+import { Client, countRows, JWT_SECRET, lastCode, page, startTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
 let admin: Client;
@@ -19,16 +19,18 @@ afterAll(() => t.close());
 async function uskudarOperator(): Promise<Client> {
   admin.accountId = uskudar;
   const roles = await admin.list('roles', { filter: { name: 'Operator' }, pageable: page(1) });
+  const email = `op-${Date.now()}-${Math.random().toString(36).slice(2)}@uskudar.test`;
   const created = await admin.create('users', {
     firstName: 'Ülkü',
     lastName: 'Operator',
-    email: `op-${Date.now()}@uskudar.test`,
-    password: 'operator-pass',
+    email,
     roleId: roles.body.data.content[0].id,
   });
   expect(created.status).toBe(201);
-  // An administrator-made user still proves the mailbox through a password reset before signing in.
-  await t.database.db.execute(`update users set email_verified = true where id = ${created.body.data.id}` as never);
+  // An administrator-made user chooses a password with the code of the invitation e-mail.
+  const code = lastCode(t.dataDir, email);
+  const reset = { email, code, password: 'operator-pass' };
+  expect((await admin.call('POST', '/command/api/auth/reset-password', reset)).status).toBe(200);
   const op = new Client(t.app);
   expect((await op.login(created.body.data.email, 'operator-pass')).status).toBe(200);
   op.accountId = uskudar;
@@ -135,8 +137,11 @@ describe('tenant isolation', () => {
     const op = await uskudarOperator();
     const user = await op.create('users-roles', { userId: 1, roleId: region.id });
     expect(user.status).toBe(403); // an operator may not pair users at all
+    // The parent of a new account is the integrator the caller acts in, never one from the body.
+    admin.accountId = t.seeded.integratorId;
     const foreignAccount = await admin.create('accounts', { name: 'Child', accountId: 999_999 });
     expect(foreignAccount.status).toBe(422);
+    expect(Object.keys(foreignAccount.body.error?.fields ?? {})).toEqual(['accountId']);
   });
 
   it('enforces role permissions on the server', async () => {

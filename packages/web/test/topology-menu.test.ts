@@ -15,7 +15,7 @@ describe('menu', () => {
     expect(topologyEntry({ name: 'no id' })).toBeUndefined();
   });
 
-  it('has the ten SPEC groups in order and every System screen on the generic resource screen', () => {
+  it('has the ten SPEC groups in order and every System screen on the generic resource screen but the platform', () => {
     expect(MENU_GROUPS.map((g) => g.key)).toEqual([
       'dashboards',
       'gatewaymanagement',
@@ -28,7 +28,9 @@ describe('menu', () => {
       'logs',
       'device-channels',
     ]);
-    const system = layoutRoutes().filter((e) => e.path.startsWith('system/') || ['users', 'accounts'].includes(e.path));
+    const system = layoutRoutes().filter(
+      (e) => (e.path.startsWith('system/') || ['users', 'accounts'].includes(e.path)) && e.screen !== 'platform',
+    );
     expect(system.map((e) => [e.path, resourceForPath(e)])).toEqual([
       ['system/account', 'accounts'],
       ['users', 'users'],
@@ -43,6 +45,11 @@ describe('menu', () => {
       ['system/system-log-settings', 'system-log-settings'],
       ['accounts', 'accounts'],
     ]);
+    // The platform operators' screen is written by hand and listed to platform operators only.
+    expect(layoutRoutes().find((e) => e.screen === 'platform')).toMatchObject({
+      path: 'system/platform',
+      operatorsOnly: true,
+    });
   });
 
   it('opens every route on a dedicated screen or a catalogue entity, and every entity on its own route', () => {

@@ -8,10 +8,11 @@ export const accounts = defineResource({
   display: 'name',
   defaultSort: 'name,asc',
   fields: {
-    accountId: field.ref('accounts', { list: true }),
-    isSubAccount: field.boolean({ list: true }),
-    isActive: field.boolean({ list: true }),
-    isIntegrator: field.boolean({ list: true }),
+    // The account tree: changed only by platform operators, through their own routes.
+    accountId: field.ref('accounts', { list: true, readOnly: true }),
+    isSubAccount: field.boolean({ list: true, readOnly: true }),
+    isActive: field.boolean({ list: true, readOnly: true }),
+    isIntegrator: field.boolean({ list: true, readOnly: true }),
     name: field.text({ required: true, list: true, search: true }),
     companyName: field.text({ list: true, search: true }),
     email: field.email({ list: true, search: true }),
@@ -47,11 +48,11 @@ export const users = defineResource({
     lastName: field.text({ required: true, list: true, search: true }),
     email: field.email({ required: true, list: true, search: true }),
     phoneNumber: field.phone({ list: true }),
-    password: field.secret('hash', { min: 8 }),
     language: field.enum(['en', 'tr'], { list: true }),
     picture: field.image(),
     roleId: field.ref('roles', { required: true, list: true }),
     emailVerified: field.boolean({ list: true, readOnly: true }),
+    isPlatformOperator: field.boolean({ readOnly: true }),
   },
 });
 

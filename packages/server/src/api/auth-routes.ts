@@ -1,5 +1,7 @@
 import {
+  changeEmailSchema,
   changePasswordSchema,
+  confirmEmailSchema,
   emailOnlySchema,
   loginSchema,
   registerSchema,
@@ -33,6 +35,7 @@ export function userDto(user: UserRow) {
     picture: user.picture,
     roleId: user.roleId,
     emailVerified: user.emailVerified,
+    isPlatformOperator: user.isPlatformOperator,
   };
 }
 
@@ -199,6 +202,62 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         .set({ passwordHash: await hashSecret(newPassword), updatedAt: new Date() })
         .where(eq(users.id, user.id));
       return { success: true, data: { changed: true } };
+    },
+  );
+
+  // A new e-mail address is taken only once a code sent to it comes back (proof of the mailbox),
+  // and only from its owner (the current password).
+  app.post(
+    `${auth}/change-email`,
+    { config: { access: 'user', rateLimit: { max: 5, timeWindow: '1 minute' } }, schema },
+    async (request) => {
+      const { newEmail, password } = parseBody(changeEmailSchema, request.body);
+      const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
+      if (!user) throw new ApiException('UNAUTHENTICATED');
+      if (!(await verifySecret(user.passwordHash, password)))
+        throw new ApiException(
+          'VALIDATION',
+          'errors.wrongPassword',
+          {},
+          { password: request.t('errors.wrongPassword') },
+        );
+      const email = normalise(newEmail);
+      if (email === user.email)
+        throw new ApiException(
+          'VALIDATION',
+          'errors.emailUnchanged',
+          {},
+          { newEmail: request.t('errors.emailUnchanged') },
+        );
+      if (await findUser(email))
+        throw new ApiException('VALIDATION', 'errors.emailTaken', {}, { newEmail: request.t('errors.emailTaken') });
+      await db.update(users).set({ pendingEmail: email }).where(eq(users.id, user.id));
+      const code = await issueCode(db, user.id, 'email');
+      await ctx.mailer.send({
+        to: email,
+        subject: request.t('mail.changeEmailSubject'),
+        text: request.t('mail.changeEmailBody', { code, minutes: CODE_TTL_MINUTES }),
+      });
+      return { success: true, data: { pendingEmail: email } };
+    },
+  );
+
+  app.post(
+    `${auth}/confirm-email`,
+    { config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } }, schema },
+    async (request) => {
+      const { code } = parseBody(confirmEmailSchema, request.body);
+      const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
+      if (!user) throw new ApiException('UNAUTHENTICATED');
+      if (!user.pendingEmail || !(await consumeCode(db, user.id, 'email', code)))
+        throw new ApiException('VALIDATION', 'errors.badCode', {}, { code: request.t('errors.badCode') });
+      // The address may have been taken since the code was sent: the unique index answers 409.
+      const [updated] = (await db
+        .update(users)
+        .set({ email: user.pendingEmail, pendingEmail: null, emailVerified: true, updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning()) as [UserRow];
+      return { success: true, data: { user: userDto(updated) } };
     },
   );
 

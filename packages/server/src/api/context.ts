@@ -34,6 +34,8 @@ export interface AppContext {
   db: Db;
   tokens: Tokens;
   mailer: Mailer;
+  /** An administrator changed a user's role or membership (tenancy-policy.ts): their tokens should end. */
+  onSecurityEdit(userId: number): Promise<void>;
   access: AccessResolver;
   repositories: Map<string, ResourceRepository>;
   tables: Record<string, PgTable>;

@@ -38,7 +38,12 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
       : undefined;
     const userId = await authenticate(ctx, request, fromQuery?.token);
     const accounts = await ctx.access.accountsOf(userId);
-    request.actor = { userId, accessibleAccountIds: [...accounts.keys()] };
+    request.actor = {
+      userId,
+      accessibleAccountIds: [...accounts.keys()],
+      accounts,
+      isPlatformOperator: await ctx.access.isPlatformOperator(userId),
+    };
     const header = request.headers['x-account-id'] ?? fromQuery?.accountId;
     if (header === undefined || header === '') return;
     const accountId = Number(header);

@@ -35,7 +35,7 @@ import {
 } from './filter-sql.ts';
 
 type Row = Record<string, unknown>;
-type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -387,11 +387,17 @@ export class ResourceRepository {
     });
   }
 
+  private get policy(): WritePolicy | undefined {
+    return this.options.policies?.[this.resource.name];
+  }
+
   async create(actor: Actor, input: Row, t: TFunction): Promise<Row> {
+    this.policy?.refuse?.(input, t);
     const value = this.validate(input, 'create', t);
     this.checkRecord(value, t);
+    const afterCommit = await this.policy?.create?.({ actor, input, value, t });
     const columns = await this.toColumns(value);
-    return this.db.transaction(async (tx) => {
+    const record = await this.db.transaction(async (tx) => {
       await this.checkReferences(actor, value, t, tx);
       if (this.resource.scope === 'account') columns.accountId = actor.account?.accountId;
       const inserted = await tx.insert(this.table).values(columns).returning(this.selection);
@@ -401,17 +407,18 @@ export class ResourceRepository {
       await this.log(tx, actor, 'create', id, null, record);
       return record;
     });
+    await afterCommit?.(record);
+    return record;
   }
 
-  /** Keeps a new account or user reachable from the account it was created in. */
+  /**
+   * Keeps a new user reachable from the account it was created in. A new account needs nothing:
+   * it is a sub-account, reached through its integrator (whose members get no explicit membership).
+   */
   private async afterCreate(tx: Executor, actor: Actor, record: Row): Promise<void> {
     const membership = actor.account;
     if (!membership) return;
-    if (this.resource.scope === 'accounts') {
-      await tx
-        .insert(usersRoles)
-        .values({ accountId: record.id as number, userId: actor.userId, roleId: membership.roleId });
-    } else if (this.resource.scope === 'members') {
+    if (this.resource.scope === 'members') {
       await tx
         .insert(usersRoles)
         .values({ accountId: membership.accountId, userId: record.id as number, roleId: record.roleId as number });
@@ -433,15 +440,17 @@ export class ResourceRepository {
         },
       );
     }
+    this.policy?.refuse?.(input, t);
     const value = this.validate(input, 'update', t);
     const columns = await this.toColumns(value);
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       const locked = await tx.select(this.selection).from(this.table).where(this.byId(actor, id)).for('update');
       const before = locked[0] as Row | undefined;
       if (!before) throw notFound();
       // Both sides are JavaScript dates, so both carry milliseconds: compare them as such.
       if ((before.updatedAt as Date).getTime() !== readAt.getTime()) throw new ApiException('CONFLICT');
       this.checkRecord({ ...before, ...value }, t);
+      const afterCommit = await this.policy?.update?.({ tx, actor, input, value, before, t });
       await this.checkReferences(actor, value, t, tx);
       const updated = await tx
         .update(this.table)
@@ -450,15 +459,18 @@ export class ResourceRepository {
         .returning(this.selection);
       const after = updated[0] as Row;
       await this.log(tx, actor, 'update', id, before, after);
-      return after;
+      return { after, afterCommit };
     });
+    await result.afterCommit?.(result.after);
+    return result.after;
   }
 
   async delete(actor: Actor, id: unknown, t: TFunction): Promise<{ id: number }> {
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 1)
       throw badValue('id', 'expected the id of the record');
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       const before = await this.get(actor, id, tx);
+      const afterCommit = await this.policy?.delete?.({ tx, actor, before, t });
       if (this.resource.scope === 'members') {
         // A user leaves this account; the person is deleted only when no account holds them any more.
         await tx
@@ -468,8 +480,10 @@ export class ResourceRepository {
         if ((others[0]?.n ?? 0) === 0) await this.deleteUnreferenced(tx, id, t);
       } else await this.deleteUnreferenced(tx, id, t);
       await this.log(tx, actor, 'delete', id, before, null);
-      return { id };
+      return { before, afterCommit };
     });
+    await result.afterCommit?.(result.before);
+    return { id };
   }
 
   private async deleteUnreferenced(tx: Executor, id: number, t: TFunction): Promise<void> {
@@ -503,6 +517,32 @@ export class ResourceRepository {
 
 export interface RepositoryOptions {
   secretBox: SecretBox;
+  /** Per resource name: the rules of who may write what, beyond the role's permissions. */
+  policies?: Record<string, WritePolicy>;
+}
+
+/** Runs once the write has committed (mail, revoking tokens), with the stored record. */
+export type AfterCommit = (record: Row) => Promise<void> | void;
+
+export interface WriteContext {
+  actor: Actor;
+  /** The body as sent. */
+  input: Row;
+  /** The validated values that will be written; a policy may set server-chosen fields here. */
+  value: Row;
+  t: TFunction;
+}
+
+/**
+ * Checks a resource needs on top of its role permissions; each may refuse by throwing an
+ * ApiException. Update and delete run inside the write's transaction, on the locked record.
+ */
+export interface WritePolicy {
+  /** Refuses a body before the catalogue validates it (to explain a field the catalogue does not know). */
+  refuse?(input: Row, t: TFunction): void;
+  create?(write: WriteContext): Promise<AfterCommit | undefined>;
+  update?(write: WriteContext & { tx: Executor; before: Row }): Promise<AfterCommit | undefined>;
+  delete?(write: { tx: Executor; actor: Actor; before: Row; t: TFunction }): Promise<AfterCommit | undefined>;
 }
 
 export function createRepositories(

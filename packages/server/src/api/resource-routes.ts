@@ -19,18 +19,22 @@ export const COMMAND_PREFIX = '/command/api';
 /** Resources whose changes alter who may act where. */
 const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
 
-/** The account and role checks every resource call passes before it touches data. */
+/**
+ * The account and role checks every resource call passes before it touches data. Shared reference
+ * data (`global` resources) is read by everyone and written by platform operators alone, whatever
+ * their role in the account they act in. Writes to `accounts` records are checked once more
+ * against the record's own account (tenancy-policy.ts).
+ */
 export function authorize(request: FastifyRequest, resource: ResourceDef, action: Action): Actor {
   const actor = request.actor;
   const account = actor.account;
-  if (!account) {
-    if (resource.scope === 'global' && action === 'read') return actor;
-    throw new ApiException('ACCOUNT_REQUIRED');
+  if (resource.scope === 'global') {
+    if (action === 'read') return actor;
+    if (!actor.isPlatformOperator) throw new ApiException('FORBIDDEN', 'errors.notPlatformOperator');
+    return actor;
   }
+  if (!account) throw new ApiException('ACCOUNT_REQUIRED');
   if (!allows(account.permissions, resource.name, action)) throw new ApiException('FORBIDDEN');
-  // Shared reference data is written only from a top-level integrator account.
-  if (resource.scope === 'global' && action !== 'read' && !account.managesSharedData)
-    throw new ApiException('FORBIDDEN');
   return actor;
 }
 

@@ -3,7 +3,8 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import { oneTimeCodes } from '../db/schema/index.ts';
 
-export type CodePurpose = 'verify' | 'reset';
+/** `email`: confirms a new address (users.pending_email), sent to that address. */
+export type CodePurpose = 'verify' | 'reset' | 'email';
 
 export const CODE_TTL_MINUTES = 15;
 const MAX_ATTEMPTS = 5;

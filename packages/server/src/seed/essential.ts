@@ -130,6 +130,7 @@ export async function seedAdministrator(
       language: 'en',
       roleId: options.roleId,
       emailVerified: true,
+      isPlatformOperator: true,
     })
     .returning({ id: users.id });
   const userId = user?.id as number;

@@ -6,7 +6,8 @@ export type ScreenName =
   | 'graphic'
   | 'channel-average'
   | 'average-overview'
-  | 'map';
+  | 'map'
+  | 'platform';
 
 /** One screen of SPEC §2: its path under the layout and the translation key of its label. */
 export interface MenuEntry {
@@ -23,6 +24,8 @@ export interface MenuEntry {
   hidden?: boolean;
   /** Query string of an action entry that opens a screen in a given mode. */
   search?: string;
+  /** Shown in the menu to platform operators only (the server refuses everyone else anyway). */
+  operatorsOnly?: boolean;
 }
 
 export interface MenuGroup {

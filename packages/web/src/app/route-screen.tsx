@@ -13,6 +13,7 @@ const SCREENS: Record<ScreenName, LazyExoticComponent<ComponentType>> = {
   map: lazy(() => import('../features/assets-devices/map-page.tsx')),
   'channel-average': lazy(() => import('../features/dashboards/channel-average-page.tsx')),
   'average-overview': lazy(() => import('../features/dashboards/average-overview-page.tsx')),
+  platform: lazy(() => import('../features/system/platform-page.tsx')),
 };
 
 /** The catalogue resource a path shows: the one named by its entry, else the one it is the route of. */

@@ -8,6 +8,11 @@ export function editableFields(resource: ResourceDef): [string, FieldDef][] {
   return Object.entries(resource.fields).filter(([, def]) => !def.readOnly);
 }
 
+/** Fields the server sets (or that change elsewhere, like the account tree): shown, not edited. */
+export function readOnlyFields(resource: ResourceDef): [string, FieldDef][] {
+  return Object.entries(resource.fields).filter(([, def]) => def.readOnly && def.kind !== 'secret');
+}
+
 /** A stored value as its form widget holds it (dates as dayjs, JSON as text). */
 export function toWidgetValue(def: FieldDef, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;

@@ -1,7 +1,7 @@
 import type { ResourceDef } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Modal, Space, Spin } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { cloneElement, type ReactElement, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { useConsoleStore } from '../lib/console-store.ts';
@@ -10,7 +10,15 @@ import { keys } from '../lib/query-keys.ts';
 import { fetchRecord, type Row } from '../lib/resource-api.ts';
 import { fieldInput } from './field-input.tsx';
 import { fieldRules } from './field-rules.ts';
-import { editableFields, type FormValues, toCommandBody, toDraft, toFormValues, toWidgetValue } from './form-values.ts';
+import {
+  editableFields,
+  type FormValues,
+  readOnlyFields,
+  toCommandBody,
+  toDraft,
+  toFormValues,
+  toWidgetValue,
+} from './form-values.ts';
 import type { ResourceLabels } from './labels.ts';
 import { useResourceMutations } from './use-resource-mutations.ts';
 
@@ -57,6 +65,7 @@ export function RecordForm({
   });
 
   const fields = useMemo(() => editableFields(resource), [resource]);
+  const shownOnly = useMemo(() => readOnlyFields(resource), [resource]);
   const [initialDraft] = useState(draft);
   const initialValues = useMemo(() => {
     if (mode === 'create') {
@@ -74,8 +83,11 @@ export function RecordForm({
     if (record.data) {
       updatedAt.current = record.data.updatedAt;
       form.setFieldsValue(toFormValues(resource, record.data));
+      // Shown, never sent: toCommandBody reads the editable fields only.
+      const data = record.data;
+      form.setFieldsValue(Object.fromEntries(shownOnly.map(([name, def]) => [name, toWidgetValue(def, data[name])])));
     }
-  }, [record.data, form, resource]);
+  }, [record.data, form, resource, shownOnly]);
 
   const saving = create.isPending || update.isPending;
 
@@ -217,6 +229,20 @@ export function RecordForm({
               </Form.Item>
             );
           })}
+          {mode === 'update' &&
+            shownOnly.map(([name, def]) => (
+              <Form.Item
+                key={name}
+                name={name}
+                label={labels.field(name)}
+                valuePropName={def.kind === 'boolean' ? 'checked' : 'value'}
+                extra={t('resource.readOnlyHint')}
+              >
+                {cloneElement(fieldInput(name, def, labels, false) as ReactElement<{ disabled?: boolean }>, {
+                  disabled: true,
+                })}
+              </Form.Item>
+            ))}
         </Form>
       </Spin>
     </Modal>

@@ -6,4 +6,6 @@ export * from './system.ts';
 /** Columns only the server uses, which the catalogue rightly does not show. */
 export const internalColumns: Record<string, string[]> = {
   'channel-read-values': ['frameKey'],
+  // Identity belongs to the person: no generic write sets a password or a pending address.
+  users: ['passwordHash', 'pendingEmail'],
 };

@@ -71,6 +71,10 @@ export const users = resourceTable(
       .notNull()
       .references(() => roles.id),
     emailVerified: boolean().notNull().default(false),
+    /** May change the account tree and shared reference data; granted only by another platform operator. */
+    isPlatformOperator: boolean().notNull().default(false),
+    /** A new address waiting for the code sent to it (change of e-mail). */
+    pendingEmail: text(),
   }),
 );
 

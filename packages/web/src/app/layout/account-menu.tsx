@@ -1,19 +1,22 @@
-import { CheckOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { CheckOutlined, KeyOutlined, LogoutOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
 import { CONSTANTS } from '@lampyr/contract';
 import { Button, Dropdown, type MenuProps, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ChangeEmailDialog } from '../../features/auth/change-email-dialog.tsx';
 import { signOut, switchAccount } from '../../lib/session.ts';
 import { type AccountSummary, accountDisplayName, storedAccounts } from '../../lib/session-storage.ts';
 
 /**
- * SPEC §2/§4: the accounts with their count, change password and logout. The button names the
+ * SPEC §2/§4: the accounts with their count, change password, change e-mail and logout. The button names the
  * selected account (name, company name, user name, else "Unnamed Account"), or "Administrator".
  */
 export function AccountMenu({ selected }: { selected: AccountSummary | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const accounts = storedAccounts();
+  const [changingEmail, setChangingEmail] = useState(false);
   const label = selected ? (accountDisplayName(selected) ?? t('account.unnamed')) : t('account.administrator');
 
   const items: MenuProps['items'] = [
@@ -33,11 +36,13 @@ export function AccountMenu({ selected }: { selected: AccountSummary | undefined
     },
     { type: 'divider' },
     { key: 'change-password', icon: <KeyOutlined />, label: t('account.changePassword') },
+    { key: 'change-email', icon: <MailOutlined />, label: t('account.changeEmail') },
     { key: 'logout', icon: <LogoutOutlined />, label: t('account.logout'), danger: true },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'change-password') navigate('/ChangePasword');
+    else if (key === 'change-email') setChangingEmail(true);
     else if (key === 'logout') {
       signOut();
       navigate('/login', { replace: true });
@@ -48,17 +53,20 @@ export function AccountMenu({ selected }: { selected: AccountSummary | undefined
   };
 
   return (
-    <Dropdown menu={{ items, onClick }} trigger={['click']}>
-      <Button
-        type="text"
-        icon={<UserOutlined />}
-        aria-label={t('account.menu', { name: label })}
-        data-testid="account-menu"
-      >
-        <Typography.Text ellipsis style={{ maxWidth: CONSTANTS.accountLabelMaxWidth }} title={label}>
-          {label}
-        </Typography.Text>
-      </Button>
-    </Dropdown>
+    <>
+      {changingEmail && <ChangeEmailDialog onClose={() => setChangingEmail(false)} />}
+      <Dropdown menu={{ items, onClick }} trigger={['click']}>
+        <Button
+          type="text"
+          icon={<UserOutlined />}
+          aria-label={t('account.menu', { name: label })}
+          data-testid="account-menu"
+        >
+          <Typography.Text ellipsis style={{ maxWidth: CONSTANTS.accountLabelMaxWidth }} title={label}>
+            {label}
+          </Typography.Text>
+        </Button>
+      </Dropdown>
+    </>
   );
 }

@@ -3,6 +3,7 @@ import { Flex, Menu, type MenuProps, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { storedUser } from '../../lib/session-storage.ts';
 import { MENU_GROUPS } from '../menu-groups.ts';
 import { GROUP_ICONS } from './group-icons.tsx';
 import { useTopologyMenu } from './use-topology-menu.ts';
@@ -21,9 +22,10 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const topology = useTopologyMenu();
 
   const items = useMemo<Item[]>(() => {
+    const operator = storedUser()?.isPlatformOperator === true;
     const groups: Item[] = MENU_GROUPS.map((group) => {
       const children: Item[] = group.entries
-        .filter((e) => !e.hidden)
+        .filter((e) => !e.hidden && (!e.operatorsOnly || operator))
         .map((e) => ({ key: entryKey(e.path, e.search), label: t(e.label) }));
       if (group.key === 'assets-devices' && topology.length > 0) {
         children.push({

@@ -22,4 +22,8 @@ export const authApi = {
     request<unknown>('command', 'auth/reset-password', { method: 'POST', body }),
   changePassword: (body: { currentPassword: string; newPassword: string }) =>
     request<unknown>('command', 'auth/change-password', { method: 'POST', body }),
+  changeEmail: (body: { newEmail: string; password: string }) =>
+    request<{ pendingEmail: string }>('command', 'auth/change-email', { method: 'POST', body }),
+  confirmEmail: (body: { code: string }) =>
+    request<{ user: Record<string, unknown> }>('command', 'auth/confirm-email', { method: 'POST', body }),
 };

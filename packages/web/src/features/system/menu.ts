@@ -17,6 +17,7 @@ export const systemMenu: MenuGroup = {
     entry(g, 'regions'),
     entry(g, 'sunsetsunrises'),
     entry(g, 'system-log-settings'),
+    entry(g, 'platform', { screen: 'platform', operatorsOnly: true }),
     // SPEC §2's top-level "accounts" route shows the same accounts screen as system/account.
     { path: 'accounts', label: 'menu.system.account', resource: 'accounts', hidden: true },
   ],
