@@ -120,6 +120,12 @@ const plain = (value: ExcelJS.CellValue): Cell => {
   return String(value);
 };
 
+const PIECE = 16 * 1024;
+
+function* pieces(buffers: Buffer[]): Generator<Buffer> {
+  for (const buffer of buffers) for (let at = 0; at < buffer.length; at += PIECE) yield buffer.subarray(at, at + PIECE);
+}
+
 /**
  * The rows of a CSV file or of an XLSX file's first sheet, header first, read as a stream: the
  * caller stops when it has enough, and the rest is never parsed. An XLSX is checked against
@@ -130,8 +136,9 @@ export async function* readRows(format: TransferFormat, content: Buffer): AsyncG
     format === 'xlsx'
       ? await checkedXlsx(content)
       : [content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content];
-  // Bytes, not objects: the unzipper and the CSV parser read a byte stream.
-  const source = Readable.from(bytes, { objectMode: false });
+  // Bytes, not objects, in small pieces pulled as the parser wants them: a parser given one large
+  // chunk would turn all of it into rows at once, whatever the consumer has asked for.
+  const source = Readable.from(pieces(bytes), { objectMode: false });
   try {
     if (format === 'csv') {
       const parser = source.pipe(parseCsv({ ignoreEmpty: true }));
