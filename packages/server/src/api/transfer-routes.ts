@@ -101,7 +101,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
               page += 1;
               rows = (await pageOf(page)).content;
             }
-            await writer.end();
+            if (!stream.destroyed) await writer.end();
           } catch (error) {
             // The answer has started: it can only be cut short, and the log says why.
             request.log.error({ err: error }, 'export failed');

@@ -57,6 +57,11 @@ function room(out: Writable): Promise<void> {
   });
 }
 
+function closed(out: Writable): Promise<void> {
+  if (out.closed || out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => out.once('close', () => resolve()));
+}
+
 const csvField = (cell: Cell): string => {
   if (cell === null) return '';
   const text = cell instanceof Date ? cell.toISOString() : String(cell);
@@ -103,7 +108,8 @@ export function rowWriter(
     },
     async end() {
       sheet.commit();
-      await workbook.commit();
+      // A client that hung up never lets the zip finish: stop waiting when the answer is gone.
+      await Promise.race([workbook.commit(), closed(out)]);
     },
   };
 }
