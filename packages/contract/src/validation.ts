@@ -15,6 +15,27 @@ export type ValidationResult =
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 const COLOR = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8}|[0-9a-fA-F]{3})$/;
+/** Raster images only: an SVG can carry script. */
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp|avif|bmp);base64,[A-Za-z0-9+/]+={0,2}$/i;
+
+/** An absolute http(s) address with a host; `javascript:`, `data:`, `file:` and the like are not. */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a URL or image field may hold: http(s), and for images also a base64 `data:image/...`.
+ * Checked on save; the console also links only to such values (older rows may predate the check).
+ */
+export function isSafeLink(kind: 'url' | 'image', value: string): boolean {
+  return isHttpUrl(value) || (kind === 'image' && DATA_IMAGE.test(value));
+}
 
 /** Messages are translation keys; `describeError` adds the numbers from the field definition. */
 function valueSchema(def: FieldDef): z.ZodType {
@@ -44,7 +65,15 @@ function valueSchema(def: FieldDef): z.ZodType {
     case 'email':
       return z.email({ error: 'validation.email' }).max(def.maxLength ?? 255, { error: 'validation.maxLength' });
     case 'url':
-      return z.url({ error: 'validation.url' }).max(def.maxLength ?? 1000, { error: 'validation.maxLength' });
+      return z
+        .string(type)
+        .max(def.maxLength ?? 1000, { error: 'validation.maxLength' })
+        .refine((v) => isSafeLink('url', v), { error: 'validation.url' });
+    case 'image':
+      return z
+        .string(type)
+        .max(def.maxLength ?? 1000, { error: 'validation.maxLength' })
+        .refine((v) => isSafeLink('image', v), { error: 'validation.image' });
     case 'color':
       return z.string(type).regex(COLOR, { error: 'validation.color' });
     default: {

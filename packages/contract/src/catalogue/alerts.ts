@@ -142,7 +142,8 @@ export const alertNotificationSettings = defineResource({
     name: field.text({ list: true, search: true }),
     notificationType: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { required: true, list: true }),
     serviceName: field.text({ required: true, list: true }),
-    serviceUri: field.text({ required: true, list: true }),
+    // A URL template (`{{to}}`, `{{text}}`...), http(s) only like every URL field.
+    serviceUri: field.url({ required: true, list: true }),
     encryption: field.enum(['none', 'ssl', 'tls']),
     portNumber: field.integer({ min: 1, max: 65535 }),
     mailHost: field.text(),

@@ -1,5 +1,6 @@
 import { CONSTANTS } from '../constants.ts';
 import { field } from '../fields.ts';
+import { formulaRule } from '../formula.ts';
 import { defineResource } from '../resource.ts';
 
 export const INSTALLATION_STATUSES = ['planned', 'installed', 'commissioned', 'faulty', 'removed'] as const;
@@ -197,6 +198,7 @@ export const deviceChannelTemplates = defineResource({
   display: 'name',
   defaultSort: 'channelOrder,asc',
   fields: templateFields(),
+  rules: [formulaRule],
 });
 
 export const subDeviceChannelTemplates = defineResource({
@@ -206,6 +208,7 @@ export const subDeviceChannelTemplates = defineResource({
   display: 'name',
   defaultSort: 'channelOrder,asc',
   fields: { ...templateFields(), parentTemplateId: field.ref('device-channel-templates', { list: true }) },
+  rules: [formulaRule],
 });
 
 /** Latest value per device channel, for the live screens. */

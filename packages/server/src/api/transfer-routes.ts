@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { type FieldDef, listBodySchema } from '@lampyr/contract';
+import { type FieldDef, type FieldKind, listBodySchema } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { fieldLabel, translator } from '../i18n/translate.ts';
@@ -8,11 +8,36 @@ import { ApiException, constraintConflict } from './errors.ts';
 import { parseBody } from './parse-body.ts';
 import type { ResourceRepository } from './resource-repository.ts';
 import { authorize, COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
-import { cellValue, matchColumns, readRows, type TransferFormat, writeRows } from './transfer-rows.ts';
+import { cellValue, matchColumns, readRows, rowWriter, type TransferFormat } from './transfer-rows.ts';
+import { FileRefused } from './xlsx-guard.ts';
 
 const EXPORT_LIMIT = 100_000;
+/** Rows read from the repository per query while an export streams. */
+const EXPORT_PAGE = 1000;
 const IMPORT_LIMIT = 20_000;
 const IMPORT_BYTES = 15 * 1024 * 1024;
+
+/**
+ * One import or export at a time per user. In-process is enough: the limit is there so one user
+ * cannot take a process's memory and database time with parallel files, and each process
+ * protects itself (with N replicas a user can run at most N, one per process, which the memory
+ * bounds of each already allow). A process that dies takes its slots with it, so nothing can stay
+ * stuck the way a lock row could.
+ */
+const busy = new Set<number>();
+
+function takeSlot(userId: number): () => void {
+  if (busy.has(userId)) throw new ApiException('RATE_LIMITED', 'errors.transferBusy');
+  busy.add(userId);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    busy.delete(userId);
+  };
+}
+
+const refused = (error: FileRefused) => new ApiException('BAD_REQUEST', error.key, error.vars);
 
 const exportSchema = listBodySchema.extend({
   format: z.enum(['csv', 'xlsx']),
@@ -44,19 +69,48 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
       async (request, reply) => {
         const actor = authorize(request, resource, 'read');
         const body = parseBody(exportSchema, request.body);
-        const rows = await repo.listAll(
-          actor,
-          { ...body, pageable: { page: 1, size: 1, sort: body.pageable?.sort ?? [] } },
-          EXPORT_LIMIT,
-        );
-        const columns = body.selectedColumns
-          ? ['id', ...Object.keys(body.selectedColumns).filter((c) => body.selectedColumns?.[c] && c !== 'id')]
-          : [...repo.fields.keys()];
-        const file = await writeRows(body.format, columns, rows);
-        return reply
-          .header('content-type', MIME[body.format])
-          .header('content-disposition', `attachment; filename="${resource.name}.${body.format}"`)
-          .send(file);
+        const release = takeSlot(actor.userId);
+        try {
+          const sort = body.pageable?.sort ?? [];
+          const pageOf = (page: number) =>
+            repo.list(actor, { ...body, pageable: { page, size: EXPORT_PAGE, sort } }, 1);
+          // The first page before the answer starts, so a bad filter or column is still a 4xx.
+          const first = await pageOf(1);
+          const total = Math.min(first.totalElements, EXPORT_LIMIT);
+          const columns = body.selectedColumns
+            ? ['id', ...Object.keys(body.selectedColumns).filter((c) => body.selectedColumns?.[c] && c !== 'id')]
+            : [...repo.fields.keys()];
+          const kinds = new Map<string, FieldKind>();
+          for (const c of columns) {
+            const kind = (resource.fields[c] as FieldDef | undefined)?.kind;
+            if (kind) kinds.set(c, kind);
+          }
+          const stream = new PassThrough();
+          reply
+            .header('content-type', MIME[body.format])
+            .header('content-disposition', `attachment; filename="${resource.name}.${body.format}"`)
+            .send(stream);
+          const writer = rowWriter(body.format, columns, kinds, stream);
+          try {
+            let written = 0;
+            for (let page = 1, rows = first.content; ; ) {
+              const chunk = rows.slice(0, total - written);
+              await writer.write(chunk);
+              written += chunk.length;
+              if (stream.destroyed || written >= total || rows.length < EXPORT_PAGE) break;
+              page += 1;
+              rows = (await pageOf(page)).content;
+            }
+            if (!stream.destroyed) await writer.end();
+          } catch (error) {
+            // The answer has started: it can only be cut short, and the log says why.
+            request.log.error({ err: error }, 'export failed');
+            stream.destroy(error as Error);
+          }
+          return reply;
+        } finally {
+          release();
+        }
       },
     );
 
@@ -75,73 +129,88 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
         const actor = authorize(request, resource, 'create');
         const { fileName, content } = parseBody(importSchema, request.body);
         const format: TransferFormat = fileName.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv';
-        let table: Awaited<ReturnType<typeof readRows>>;
-        try {
-          table = await readRows(format, Buffer.from(content, 'base64'));
-        } catch {
-          throw new ApiException('BAD_REQUEST', 'errors.badValue', {
-            field: 'content',
-            reason: `not a readable ${format} file`,
-          });
-        }
-        const { t } = request;
-        const { fields, unknown } = matchColumns(resource, table.header, [translator('en'), translator('tr')]);
-        if (unknown.length)
-          throw new ApiException('INVALID_FIELD', 'errors.INVALID_FIELD', { field: unknown.join(', ') });
-        if (table.rows.length > IMPORT_LIMIT) {
-          throw new ApiException('BAD_REQUEST', 'errors.badValue', {
-            field: 'content',
-            reason: `more than ${IMPORT_LIMIT} rows`,
-          });
-        }
-        const stream = new PassThrough();
-        reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
-        const send = (line: unknown) => stream.write(`${JSON.stringify(line)}\n`);
-        const lookup = new ReferenceLookup(ctx, actor);
-        const refused: { row: number; errors: Record<string, string> }[] = [];
-        let imported = 0;
-        const total = table.rows.length;
-        try {
-          for (const [index, cells] of table.rows.entries()) {
-            const row = index + 2; // the header is row 1
-            const record: Record<string, unknown> = {};
-            const errors: Record<string, string> = {};
-            for (const [i, name] of fields.entries()) {
-              const def = name ? (resource.fields[name] as FieldDef) : undefined;
-              if (!name || !def) continue;
-              const value = cellValue(def, cells[i] ?? null);
-              if (value === undefined) continue;
-              if (def.kind === 'reference' && typeof value === 'string') {
-                const id = await lookup.find(def.ref as string, value);
-                if (id === undefined)
-                  errors[name] = t('validation.notFound', { field: fieldLabel(t, resource.name, name) });
-                else record[name] = id;
-              } else record[name] = value;
+        const importFile = async (file: Buffer) => {
+          // A first streamed pass reads the header and counts rows, stopping past the limit: a file
+          // with too many rows is refused before anything is written, and nothing is held.
+          let header: string[] = [];
+          let total = -1;
+          try {
+            for await (const cells of readRows(format, file)) {
+              if (total < 0) header = cells.map((v) => String(v ?? '').trim());
+              total += 1;
+              if (total > IMPORT_LIMIT) break;
             }
-            if (Object.keys(errors).length === 0) {
-              try {
-                await repo.create(actor, record, t);
-                imported++;
-              } catch (thrown) {
-                const error = thrown instanceof ApiException ? thrown : constraintConflict(thrown);
-                if (!error) throw thrown;
-                Object.assign(
-                  errors,
-                  error.fields ?? { row: t(error.messageKey ?? `errors.${error.code}`, error.vars) },
-                );
-              }
-            }
-            if (Object.keys(errors).length) refused.push({ row, errors });
-            if ((index + 1) % 25 === 0 || index + 1 === total) send({ progress: { done: index + 1, total } });
+          } catch (error) {
+            if (error instanceof FileRefused) throw refused(error);
+            throw error;
           }
-          send({ report: { total, imported, refused } });
-        } catch (error) {
-          request.log.error({ err: error }, 'import failed');
-          send({ error: { code: 'INTERNAL', message: t('errors.INTERNAL') }, report: { total, imported, refused } });
+          total = Math.max(total, 0);
+          if (total > IMPORT_LIMIT)
+            throw new ApiException('BAD_REQUEST', 'errors.tooManyRows', { limit: IMPORT_LIMIT });
+          const { t } = request;
+          const { fields, unknown } = matchColumns(resource, header, [translator('en'), translator('tr')]);
+          if (unknown.length)
+            throw new ApiException('INVALID_FIELD', 'errors.INVALID_FIELD', { field: unknown.join(', ') });
+          const stream = new PassThrough();
+          reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
+          const send = (line: unknown) => stream.write(`${JSON.stringify(line)}\n`);
+          const lookup = new ReferenceLookup(ctx, actor);
+          const refusedRows: { row: number; errors: Record<string, string> }[] = [];
+          let imported = 0;
+          let index = -1;
+          try {
+            for await (const cells of readRows(format, file)) {
+              if (index++ < 0) continue; // the header
+              if (index > total) break;
+              const row = index + 1; // the header is row 1
+              const record: Record<string, unknown> = {};
+              const errors: Record<string, string> = {};
+              for (const [i, name] of fields.entries()) {
+                const def = name ? (resource.fields[name] as FieldDef) : undefined;
+                if (!name || !def) continue;
+                const value = cellValue(def, cells[i] ?? null);
+                if (value === undefined) continue;
+                if (def.kind === 'reference' && typeof value === 'string') {
+                  const id = await lookup.find(def.ref as string, value);
+                  if (id === undefined)
+                    errors[name] = t('validation.notFound', { field: fieldLabel(t, resource.name, name) });
+                  else record[name] = id;
+                } else record[name] = value;
+              }
+              if (Object.keys(errors).length === 0) {
+                try {
+                  await repo.create(actor, record, t);
+                  imported++;
+                } catch (thrown) {
+                  const error = thrown instanceof ApiException ? thrown : constraintConflict(thrown);
+                  if (!error) throw thrown;
+                  Object.assign(
+                    errors,
+                    error.fields ?? { row: t(error.messageKey ?? `errors.${error.code}`, error.vars) },
+                  );
+                }
+              }
+              if (Object.keys(errors).length) refusedRows.push({ row, errors });
+              if (index % 25 === 0 || index === total) send({ progress: { done: index, total } });
+            }
+            send({ report: { total, imported, refused: refusedRows } });
+          } catch (error) {
+            request.log.error({ err: error }, 'import failed');
+            send({
+              error: { code: 'INTERNAL', message: t('errors.INTERNAL') },
+              report: { total, imported, refused: refusedRows },
+            });
+          } finally {
+            stream.end();
+          }
+          return reply;
+        };
+        const release = takeSlot(actor.userId);
+        try {
+          return await importFile(Buffer.from(content, 'base64'));
         } finally {
-          stream.end();
+          release();
         }
-        return reply;
       },
     );
   }

@@ -1,61 +1,180 @@
-import { Readable } from 'node:stream';
-import type { FieldDef, ResourceDef } from '@lampyr/contract';
+import { Readable, type Writable } from 'node:stream';
+import type { FieldDef, FieldKind, ResourceDef } from '@lampyr/contract';
+import { NUMERIC_KINDS } from '@lampyr/contract';
 import ExcelJS from 'exceljs';
+import { parse as parseCsv } from 'fast-csv';
 import type { TFunction } from 'i18next';
 import { fieldLabel } from '../i18n/translate.ts';
+import { checkedXlsx, FileRefused } from './xlsx-guard.ts';
 
 export type TransferFormat = 'csv' | 'xlsx';
 type Cell = string | number | boolean | Date | null;
 
-/** Writes rows as CSV or XLSX; the header row holds field names, so an export imports back. */
-export async function writeRows(
+// ─── formula injection ──────────────────────────────────────────────────────
+
+/** What a spreadsheet would run as a formula (or hide a formula behind), per OWASP "CSV injection". */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const QUOTED_FORMULA_START = /^'[=+\-@\t\r]/;
+
+/**
+ * A text that a spreadsheet would take for a formula gets a leading `'`, so `=HYPERLINK(...)` is
+ * shown, never run. Numbers stay numbers (a number field's -5 is written as the number -5).
+ */
+export function neutralise(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The import's side of `neutralise`: one leading `'` before `= + - @` tab or CR is dropped again. */
+export function unneutralise(text: string): string {
+  return QUOTED_FORMULA_START.test(text) ? text.slice(1) : text;
+}
+
+/** A stored value as an exported cell. */
+function exportCell(kind: FieldKind | undefined, value: unknown, format: TransferFormat): Cell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return format === 'csv' ? value.toISOString() : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'object') return neutralise(JSON.stringify(value));
+  const text = String(value);
+  // Numeric columns the driver returns as text (numeric, bigint) are written as numbers.
+  if (kind && NUMERIC_KINDS.includes(kind) && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  return neutralise(text);
+}
+
+// ─── export ─────────────────────────────────────────────────────────────────
+
+/** Resolves once `out` has room again (or is gone: a client that hung up). */
+function room(out: Writable): Promise<void> {
+  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+function closed(out: Writable): Promise<void> {
+  if (out.closed || out.destroyed) return Promise.resolve();
+  return new Promise((resolve) => out.once('close', () => resolve()));
+}
+
+const csvField = (cell: Cell): string => {
+  if (cell === null) return '';
+  const text = cell instanceof Date ? cell.toISOString() : String(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+export interface RowWriter {
+  /** Writes one page of rows; resolves when `out` can take more. */
+  write(rows: Record<string, unknown>[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+/**
+ * Writes rows as CSV or XLSX to `out` as they come (the header row holds field names, so an export
+ * imports back). XLSX goes through exceljs' streaming writer: a row is committed, then forgotten.
+ */
+export function rowWriter(
   format: TransferFormat,
   columns: string[],
-  rows: Record<string, unknown>[],
-): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  kinds: Map<string, FieldKind>,
+  out: Writable,
+): RowWriter {
+  const cells = (row: Record<string, unknown>) => columns.map((c) => exportCell(kinds.get(c), row[c], format));
+  if (format === 'csv') {
+    out.write(`${columns.map(csvField).join(',')}\n`);
+    return {
+      async write(rows) {
+        for (const row of rows) out.write(`${cells(row).map(csvField).join(',')}\n`);
+        await room(out);
+      },
+      async end() {
+        out.end();
+      },
+    };
+  }
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('data');
   sheet.columns = columns.map((key) => ({ header: key, key, width: Math.max(12, key.length + 2) }));
-  for (const row of rows) {
-    sheet.addRow(
-      Object.fromEntries(
-        columns.map((c) => {
-          const v = row[c];
-          return [c, v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v];
-        }),
-      ),
-    );
-  }
-  if (format === 'xlsx') sheet.getRow(1).font = { bold: true };
-  const buffer = format === 'csv' ? await workbook.csv.writeBuffer() : await workbook.xlsx.writeBuffer();
-  return Buffer.from(buffer as ArrayBuffer);
+  sheet.getRow(1).font = { bold: true };
+  return {
+    async write(rows) {
+      for (const row of rows) sheet.addRow(cells(row)).commit();
+      await room(out);
+    },
+    async end() {
+      sheet.commit();
+      // A client that hung up never lets the zip finish: stop waiting when the answer is gone.
+      await Promise.race([workbook.commit(), closed(out)]);
+    },
+  };
 }
+
+// ─── import ─────────────────────────────────────────────────────────────────
 
 const plain = (value: ExcelJS.CellValue): Cell => {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return unneutralise(value);
   if (value instanceof Date || typeof value !== 'object') return value as Cell;
-  if ('text' in value && typeof value.text === 'string') return value.text;
+  if ('text' in value && typeof value.text === 'string') return unneutralise(value.text);
   if ('result' in value) return plain(value.result as ExcelJS.CellValue);
-  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('richText' in value) return unneutralise(value.richText.map((r) => r.text).join(''));
   return String(value);
 };
 
-/** Reads the first sheet of an XLSX file, or a CSV file, into a header row and data rows. */
-export async function readRows(format: TransferFormat, content: Buffer): Promise<{ header: string[]; rows: Cell[][] }> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet =
+const PIECE = 16 * 1024;
+
+function* pieces(buffers: Buffer[]): Generator<Buffer> {
+  for (const buffer of buffers) for (let at = 0; at < buffer.length; at += PIECE) yield buffer.subarray(at, at + PIECE);
+}
+
+/**
+ * The rows of a CSV file or of an XLSX file's first sheet, header first, read as a stream: the
+ * caller stops when it has enough, and the rest is never parsed. An XLSX is checked against
+ * XLSX_LIMITS first (`FileRefused`); an unreadable file throws `FileRefused` too.
+ */
+export async function* readRows(format: TransferFormat, content: Buffer): AsyncGenerator<Cell[]> {
+  const bytes =
     format === 'xlsx'
-      ? (await workbook.xlsx.load(content as unknown as ArrayBuffer)).worksheets[0]
-      : await workbook.csv.read(Readable.from([content]));
-  if (!sheet) return { header: [], rows: [] };
-  const header: string[] = [];
-  const rows: Cell[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const values = (row.values as ExcelJS.CellValue[]).slice(1).map(plain);
-    if (number === 1) header.push(...values.map((v) => String(v ?? '').trim()));
-    else rows.push(values);
-  });
-  return { header, rows };
+      ? await checkedXlsx(content)
+      : [content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? content.subarray(3) : content];
+  // Bytes, not objects, in small pieces pulled as the parser wants them: a parser given one large
+  // chunk would turn all of it into rows at once, whatever the consumer has asked for.
+  const source = Readable.from(pieces(bytes), { objectMode: false });
+  try {
+    if (format === 'csv') {
+      const parser = source.pipe(parseCsv({ ignoreEmpty: true }));
+      source.on('error', (error) => parser.destroy(error));
+      try {
+        for await (const row of parser as AsyncIterable<string[]>) {
+          yield row.map((cell) => (cell === '' ? null : unneutralise(cell)));
+        }
+      } finally {
+        parser.destroy();
+      }
+      return;
+    }
+    const workbook = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      entries: 'ignore',
+    });
+    for await (const sheet of workbook) {
+      for await (const row of sheet) yield (row.values as ExcelJS.CellValue[]).slice(1).map(plain);
+      break; // the first sheet only
+    }
+  } catch (error) {
+    if (error instanceof FileRefused) throw error;
+    throw new FileRefused('errors.fileUnreadable', { format: format.toUpperCase() });
+  } finally {
+    source.destroy();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CheckCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
-import type { FieldDef } from '@lampyr/contract';
+import { type FieldDef, isSafeLink } from '@lampyr/contract';
 import { Badge, Flex, Tag, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
@@ -84,6 +84,8 @@ export function CellValue({
       );
     case 'url':
     case 'image':
+      // Only http(s) and data images become links: a stored `javascript:` must never be clickable.
+      if (!isSafeLink(kind, String(value))) return <Typography.Text>{String(value)}</Typography.Text>;
       return (
         <Typography.Link href={String(value)} target="_blank" rel="noreferrer" ellipsis style={{ maxWidth: 240 }}>
           {String(value)}

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '@lampyr/contract';
+import { checkRules, type ResourceDef } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Modal, Space, Spin } from 'antd';
 import { cloneElement, type ReactElement, useEffect, useMemo, useRef, useState } from 'react';
@@ -94,6 +94,24 @@ export function RecordForm({
   const submit = async (values: FormValues) => {
     setError(undefined);
     setConflict(false);
+    // The catalogue's rules across fields (a channel formula with its variables, ranges), as the
+    // server runs them, with the same messages.
+    const broken = checkRules(resource, toCommandBody(resource, values, mode));
+    if (broken) {
+      form.setFields(
+        Object.entries(broken).map(([name, e]) => ({
+          name,
+          errors: [
+            t(`common:${e.key}`, {
+              ...e.vars,
+              field: labels.field(name),
+              ...(e.vars?.other ? { other: labels.field(String(e.vars.other)) } : {}),
+            }),
+          ],
+        })),
+      );
+      return;
+    }
     try {
       if (mode === 'create') {
         const row = await create.mutateAsync(toCommandBody(resource, values, 'create'));
