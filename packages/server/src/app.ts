@@ -10,6 +10,7 @@ import { registerAuthRoutes } from './api/auth-routes.ts';
 import { CommandEvents } from './api/command-events.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
+import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/device-credential-routes.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
@@ -49,8 +50,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false } },
   });
+  const secretBox = new SecretBox(options.jwtSecret);
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
-    secretBox: new SecretBox(options.jwtSecret),
+    secretBox,
+    checks: { 'channel-write-values': refuseInactiveDevice },
   });
   const ctx: AppContext = {
     db: options.db,
@@ -61,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     tables: resourceTables,
     live: options.live ?? new LiveEvents(),
     commands: options.commands ?? new CommandEvents((error) => app.log.error(error)),
+    secretBox,
   };
 
   installErrorHandler(app);
@@ -77,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerStreamRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
+  registerDeviceCredentialRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   app.get('/config.json', { config: { access: 'public' } }, async (request) => {

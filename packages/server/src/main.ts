@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
-  const { app } = await buildApp({
+  const { app, ctx } = await buildApp({
     live,
     commands,
     db: database.db,
@@ -29,12 +29,15 @@ async function main(): Promise<void> {
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
   });
-  const telemetry = await startTelemetry(config, database, { live, commands }, app.log);
+  const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded);
   const fleet = simulate
     ? new Fleet({
         url: telemetry.brokerUrl,
-        ...telemetry.simulatorCredentials,
+        // The LoRaWAN lights as ChirpStack, each IP light on its own login (embedded broker); against
+        // an external broker, Lampyr's own credentials stand in for both.
+        ...(telemetry.chirpstackCredentials ?? { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD }),
+        ...(telemetry.embedded ? { ipLogin: (uid: string) => telemetry.deviceLogin(uid) } : {}),
         // The seeded fleet: 200 LoRaWAN lights (the last few lost in the field) and 5 IP controllers.
         lights: 200,
         ipDevices: 5,

@@ -33,7 +33,7 @@ import {
 } from './filter-sql.ts';
 
 type Row = Record<string, unknown>;
-type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
 
@@ -344,6 +344,7 @@ export class ResourceRepository {
     const columns = await this.toColumns(value);
     return this.db.transaction(async (tx) => {
       await this.checkReferences(actor, value, t, tx);
+      await this.options.checks?.[this.resource.name]?.(tx, value, t);
       if (this.resource.scope === 'account') columns.accountId = actor.account?.accountId;
       const inserted = await tx.insert(this.table).values(columns).returning(this.selection);
       const record = inserted[0] as Row;
@@ -394,6 +395,7 @@ export class ResourceRepository {
       if ((before.updatedAt as Date).getTime() !== readAt.getTime()) throw new ApiException('CONFLICT');
       this.checkRecord({ ...before, ...value }, t);
       await this.checkReferences(actor, value, t, tx);
+      await this.options.checks?.[this.resource.name]?.(tx, { ...before, ...value }, t);
       const updated = await tx
         .update(this.table)
         .set({ ...columns, updatedAt: new Date() })
@@ -452,8 +454,12 @@ export class ResourceRepository {
   }
 }
 
+/** A check of one resource's record against other data, in the write's transaction; throws to refuse. */
+export type RecordCheck = (executor: Executor, record: Row, t: TFunction) => Promise<void>;
+
 export interface RepositoryOptions {
   secretBox: SecretBox;
+  checks?: Record<string, RecordCheck>;
 }
 
 export function createRepositories(

@@ -6,4 +6,6 @@ export * from './system.ts';
 /** Columns only the server uses, which the catalogue rightly does not show. */
 export const internalColumns: Record<string, string[]> = {
   'channel-read-values': ['frameKey'],
+  devices: ['mqttPasswordEncrypted'],
+  'channel-write-values': ['downlinkId'],
 };
