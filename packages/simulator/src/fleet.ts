@@ -137,8 +137,20 @@ export class Fleet {
         this.options.log?.(`simulator: ${uid} has no broker login (not registered?); it stays off`);
         continue;
       }
-      device.client = await this.connect(uid, login);
-      await device.client.subscribeAsync(`lampyr/${uid}/down`, { qos: 1 });
+      const own = await this.connect(uid, login);
+      device.client = own;
+      await own.subscribeAsync(`lampyr/${uid}/down`, { qos: 1 });
+      // An operator may give the device a new password (which disconnects it): ask again before reconnecting.
+      const ipLogin = this.options.ipLogin;
+      if (ipLogin)
+        own.on('close', () => {
+          Promise.resolve(ipLogin(uid)).then(
+            (fresh) => {
+              if (fresh) own.options.password = fresh.password;
+            },
+            () => {},
+          );
+        });
     }
     // Spread the first reports over one period, as real devices powered on at different times.
     const lost = new Set(this.options.lost ?? []);
@@ -152,7 +164,7 @@ export class Fleet {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const device of this.devices.values()) clearTimeout(device.timer);
-    await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync())]);
+    await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync(true))]);
   }
 
   /** Makes a device fail (or recover with `fault: undefined`). */
