@@ -57,7 +57,7 @@ const templateIds = (
 const credentials = { username: 'bench', password: 'bench-password' };
 const broker = env.BENCH_MQTT_URL
   ? undefined
-  : await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr: credentials, allowAnonymous: false });
+  : await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr: credentials });
 const url = env.BENCH_MQTT_URL ?? `mqtt://127.0.0.1:${broker?.port}`;
 const live = new LiveEvents();
 

@@ -37,6 +37,11 @@ export interface FieldDef {
   ref?: string;
   /** How a secret is kept: a one-way hash (passwords) or reversible encryption (service keys). */
   secret?: 'hash' | 'encrypt';
+  /**
+   * A text with a fixed form: `eui64` (a DevEUI, stored as 16 lowercase hex digits; separators and
+   * capitals accepted on input), `deviceUid` (an IP device's uid: its MQTT username and topic level).
+   */
+  format?: 'eui64' | 'deviceUid';
 }
 
 type Options = Partial<Omit<FieldDef, 'kind'>>;

@@ -37,6 +37,19 @@ export function isSafeLink(kind: 'url' | 'image', value: string): boolean {
   return isHttpUrl(value) || (kind === 'image' && DATA_IMAGE.test(value));
 }
 
+/** One MQTT topic level that is also a fair user name: no `/ + #`, no spaces or control characters. */
+const DEVICE_UID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+/**
+ * A DevEUI in its one stored form: 16 lowercase hex digits. `AA-BB-CC-…`, `aa:bb:…` and spaces are
+ * accepted; anything else is `undefined`.
+ */
+export function normalizeEui64(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 32) return undefined;
+  const eui = value.replace(/[\s:.-]/g, '').toLowerCase();
+  return /^[0-9a-f]{16}$/.test(eui) ? eui : undefined;
+}
+
 /** Messages are translation keys; `describeError` adds the numbers from the field definition. */
 function valueSchema(def: FieldDef): z.ZodType {
   const type = { error: 'validation.type' };
@@ -77,6 +90,9 @@ function valueSchema(def: FieldDef): z.ZodType {
     case 'color':
       return z.string(type).regex(COLOR, { error: 'validation.color' });
     default: {
+      if (def.format === 'eui64')
+        return z.string(type).refine((v) => normalizeEui64(v) !== undefined, { error: 'validation.eui64' });
+      if (def.format === 'deviceUid') return z.string(type).regex(DEVICE_UID, { error: 'validation.deviceUid' });
       let s = z.string(type).max(def.maxLength ?? 255, { error: 'validation.maxLength' });
       if (def.min !== undefined) s = s.min(def.min, { error: 'validation.minLength' });
       return s;
@@ -127,7 +143,9 @@ export function validateRecord(
     if (error) errors[name] = error;
     else if (present) {
       const raw = input[name];
-      value[name] = isEmpty(raw) ? null : typeof raw === 'string' ? raw.trim() : raw;
+      if (isEmpty(raw)) value[name] = null;
+      else if (def.format === 'eui64') value[name] = normalizeEui64(String(raw).trim());
+      else value[name] = typeof raw === 'string' ? raw.trim() : raw;
     }
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value };

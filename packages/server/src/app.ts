@@ -10,6 +10,7 @@ import { registerAuthRoutes } from './api/auth-routes.ts';
 import { CommandEvents } from './api/command-events.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
+import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/device-credential-routes.ts';
 import { ApiException, installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
@@ -60,9 +61,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // The one place an administrator's security edit (role, membership) ends a user's sessions.
   // TODO(issue 9, auth part): call bumpTokenVersion(db, userId) here once token versions exist.
   const onSecurityEdit = async (_userId: number) => {};
+  const secretBox = options.secretBox;
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
-    secretBox: options.secretBox,
+    secretBox,
     policies: tenancyPolicies({ db: options.db, mailer, onSecurityEdit }),
+    checks: { 'channel-write-values': refuseInactiveDevice },
   });
   const ctx: AppContext = {
     db: options.db,
@@ -74,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     tables: resourceTables,
     live: options.live ?? new LiveEvents(),
     commands: options.commands ?? new CommandEvents((error) => app.log.error(error)),
+    secretBox,
   };
 
   installErrorHandler(app);
@@ -92,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerDashboardRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
+  registerDeviceCredentialRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

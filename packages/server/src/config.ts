@@ -75,10 +75,12 @@ const schema = z.object({
   /** Lampyr's own credentials at the broker (with the embedded broker: the ones it accepts for Lampyr). */
   MQTT_USERNAME: z.string().optional(),
   MQTT_PASSWORD: z.string().optional(),
-  /** Credentials the embedded broker accepts from devices (and ChirpStack's MQTT integration). */
-  MQTT_DEVICE_USERNAME: z.string().optional(),
-  MQTT_DEVICE_PASSWORD: z.string().optional(),
-  MQTT_ALLOW_ANONYMOUS: boolFlag.default(false),
+  /**
+   * ChirpStack's MQTT integration at the embedded broker (its events in, its commands out). IP devices
+   * have their own credentials (device details); there are no anonymous or shared device logins.
+   */
+  MQTT_CHIRPSTACK_USERNAME: z.string().min(1).optional(),
+  MQTT_CHIRPSTACK_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
   /** Fixed per worker, so a restarted worker resumes its persistent session. */
   MQTT_CLIENT_ID: z.string().min(1).max(100).default('lampyr-ingest'),
   /** Shared-subscription group of the ingest workers; empty for a broker without `$share` support. */
@@ -120,11 +122,26 @@ export type Config = z.infer<typeof schema>;
 
 export class ConfigError extends Error {}
 
+/** Settings that no longer exist; set, they stop start-up rather than silently change who may connect. */
+const REMOVED: Record<string, string> = {
+  MQTT_DEVICE_USERNAME:
+    'removed: ChirpStack uses MQTT_CHIRPSTACK_USERNAME/MQTT_CHIRPSTACK_PASSWORD, IP devices their own credentials',
+  MQTT_DEVICE_PASSWORD:
+    'removed: ChirpStack uses MQTT_CHIRPSTACK_USERNAME/MQTT_CHIRPSTACK_PASSWORD, IP devices their own credentials',
+  MQTT_ALLOW_ANONYMOUS: 'removed: the embedded broker accepts no anonymous clients; every device has its own login',
+};
+
 /** Reads the environment once at start-up; a bad value stops start-up naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = production.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const removed = Object.keys(REMOVED).filter(
+    (name) => env[name] && !(name === 'MQTT_ALLOW_ANONYMOUS' && /^(false|0|no)$/i.test(env[name] ?? '')),
+  );
+  if (parsed.success && !removed.length) return parsed.data;
+  const lines = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)),
+    ...removed.map((name) => `  ${name}: ${REMOVED[name]}`),
+  ];
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
 

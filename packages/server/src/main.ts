@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
-  const { app } = await buildApp({
+  const { app, ctx } = await buildApp({
     live,
     commands,
     db: database.db,
@@ -44,13 +44,16 @@ async function main(): Promise<void> {
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
   });
-  const telemetry = await startTelemetry(config, database, { live, commands }, app.log);
+  const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
   const fleet = simulate
     ? new Fleet({
         url: telemetry.brokerUrl,
-        ...telemetry.simulatorCredentials,
+        // The LoRaWAN lights as ChirpStack, each IP light on its own login (embedded broker); against
+        // an external broker, Lampyr's own credentials stand in for both.
+        ...(telemetry.chirpstackCredentials ?? { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD }),
+        ...(telemetry.embedded ? { ipLogin: (uid: string) => telemetry.deviceLogin(uid) } : {}),
         // The seeded fleet: 200 LoRaWAN lights (the last few lost in the field) and 5 IP controllers.
         lights: 200,
         ipDevices: 5,
@@ -88,11 +91,10 @@ function banner(
   const consoleUrl = config.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${address?.port ?? config.PORT}`;
   const { telemetry } = run;
   const password = process.env.LAMPYR_ADMIN_PASSWORD ? '(LAMPYR_ADMIN_PASSWORD)' : config.LAMPYR_ADMIN_PASSWORD;
-  const devices = config.MQTT_DEVICE_USERNAME
-    ? `devices sign in as ${config.MQTT_DEVICE_USERNAME} / (MQTT_DEVICE_PASSWORD)`
-    : config.MQTT_ALLOW_ANONYMOUS
-      ? 'devices connect without credentials'
-      : 'no device credentials set (MQTT_DEVICE_USERNAME, MQTT_DEVICE_PASSWORD)';
+  const chirpstack = telemetry.chirpstackCredentials;
+  const devices = chirpstack
+    ? `ChirpStack signs in as ${chirpstack.username} / ${config.MQTT_CHIRPSTACK_PASSWORD ? '(MQTT_CHIRPSTACK_PASSWORD)' : `${chirpstack.password} (this run)`}; IP devices with their own login (device details)`
+    : 'IP devices with their own login (device details)';
   const moved =
     telemetry.embedded && config.MQTT_PORT === undefined && telemetry.brokerPort !== DEFAULT_MQTT_PORT
       ? ` (port ${DEFAULT_MQTT_PORT} was taken)`

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 describe('embedded broker port', () => {
   it('set explicitly and taken: fails, naming the port and what to do', async () => {
-    const start = startEmbeddedBroker({ port: taken, host: '127.0.0.1', lampyr, allowAnonymous: false });
+    const start = startEmbeddedBroker({ port: taken, host: '127.0.0.1', lampyr });
     await expect(start).rejects.toThrow(BrokerPortTakenError);
     await expect(start).rejects.toThrow(`MQTT port ${taken} is already in use`);
     await expect(start).rejects.toThrow('MQTT_PORT');
@@ -33,7 +33,6 @@ describe('embedded broker port', () => {
       nextFreePort: true,
       host: '127.0.0.1',
       lampyr,
-      allowAnonymous: false,
     });
     expect(broker.port).toBeGreaterThan(taken);
     expect(broker.port).toBeLessThan(taken + 100);

@@ -5,38 +5,39 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../src/ingest/embedded
 import { DEMO_APPLICATION_ID } from '../src/seed/street-lighting.ts';
 
 const lampyr = { username: 'lampyr', password: 'lampyr-secret' };
-const devices = { username: 'devices', password: 'device-secret' };
+const chirpstack = { username: 'chirpstack', password: 'chirpstack-secret' };
 let broker: EmbeddedBroker;
-let open: EmbeddedBroker | undefined;
 const url = (b: EmbeddedBroker) => `mqtt://127.0.0.1:${b.port}`;
 const connect = (b: EmbeddedBroker, options: mqtt.IClientOptions = {}) =>
   mqtt.connectAsync(url(b), { reconnectPeriod: 0, connectTimeout: 5000, ...options });
 
 beforeAll(async () => {
-  broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr, devices, allowAnonymous: false });
+  broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr, chirpstack });
 });
 afterAll(async () => {
   await broker?.close();
-  await open?.close();
 });
 
 describe('embedded broker', () => {
-  it('refuses anonymous clients and wrong passwords unless told otherwise', async () => {
+  it('refuses anonymous clients and wrong passwords', async () => {
     await expect(connect(broker)).rejects.toThrow(/bad user ?name or password|not authorized/i);
-    await expect(connect(broker, { username: 'devices', password: 'guess' })).rejects.toThrow();
-    open = await startEmbeddedBroker({ port: 0, host: '127.0.0.1', lampyr, allowAnonymous: true });
-    const anonymous = await connect(open);
-    expect(anonymous.connected).toBe(true);
-    await anonymous.endAsync();
+    await expect(connect(broker, { username: 'chirpstack', password: 'guess' })).rejects.toThrow();
+    // Lampyr's password is not ChirpStack's, nor the other way round.
+    await expect(connect(broker, { username: 'chirpstack', password: lampyr.password })).rejects.toThrow();
+    await expect(connect(broker, { username: 'lampyr', password: chirpstack.password })).rejects.toThrow();
   });
 
-  it("lets devices hear their commands, not each other's uplinks, and keeps them connected", async () => {
-    const device = await connect(broker, devices);
+  it("lets ChirpStack hear its devices' commands, not their uplinks, and keeps it connected", async () => {
+    const device = await connect(broker, chirpstack);
     const granted = await device.subscribeAsync({
       [`application/${DEMO_APPLICATION_ID}/device/+/command/down`]: { qos: 1 },
-      'lampyr/+/down': { qos: 1 },
     });
-    expect(granted.map((g) => g.qos)).toEqual([1, 1]);
+    expect(granted.map((g) => g.qos)).toEqual([1]);
+    // IP devices' commands and everything (`#`) are not ChirpStack's.
+    await expect(device.subscribeAsync('lampyr/+/down', { qos: 1 })).rejects.toMatchObject({
+      packet: { granted: [128] },
+    });
+    await expect(device.subscribeAsync('#', { qos: 1 })).rejects.toMatchObject({ packet: { granted: [128] } });
     // Another device's uplinks: not granted (SUBACK 0x80), and the device stays connected.
     await expect(
       device.subscribeAsync(`application/${DEMO_APPLICATION_ID}/device/+/event/up`, { qos: 1 }),
@@ -51,8 +52,8 @@ describe('embedded broker', () => {
     await Promise.all([device.endAsync(), server.endAsync()]);
   });
 
-  it('runs the simulated fleet with device credentials', async () => {
-    const fleet = new Fleet({ url: url(broker), ...devices, lights: 2, ipDevices: 1, reportingPeriodMs: 60_000 });
+  it('runs the simulated LoRaWAN fleet as ChirpStack', async () => {
+    const fleet = new Fleet({ url: url(broker), ...chirpstack, lights: 2, ipDevices: 0, reportingPeriodMs: 60_000 });
     await expect(fleet.start()).resolves.toBeUndefined();
     await fleet.stop();
   });

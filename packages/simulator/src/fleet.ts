@@ -13,10 +13,21 @@ import { type Fault, StreetLight } from './street-light.ts';
 
 export type { Fault } from './street-light.ts';
 
+export interface DeviceLogin {
+  username: string;
+  password: string;
+}
+
 export interface FleetOptions {
   url: string;
+  /** The LoRaWAN fleet's one connection, as ChirpStack's integration: ChirpStack's credentials. */
   username?: string;
   password?: string;
+  /**
+   * Each IP device's own broker login (username = its uid). Without it IP devices log in with
+   * `username`/`password` too (a broker that has no per-device logins).
+   */
+  ipLogin?: (uid: string) => Promise<DeviceLogin | undefined> | DeviceLogin | undefined;
   /** LoRaWAN lights, numbered as the seed numbers them (1 … n). */
   lights: number;
   ipDevices: number;
@@ -33,6 +44,8 @@ export interface FleetOptions {
 interface SimulatedDevice {
   light: StreetLight;
   kind: 'lorawan' | 'ip';
+  /** An IP device's own connection. */
+  client?: MqttClient;
   deviceInfo?: DeviceInfo;
   devAddr?: string;
   timer?: NodeJS.Timeout;
@@ -87,30 +100,62 @@ export class Fleet {
     }
   }
 
-  async start(): Promise<void> {
+  private async connect(name: string, login: Partial<DeviceLogin>): Promise<MqttClient> {
     const client = mqtt.connect(this.options.url, {
-      clientId: `lampyr-simulator-${process.pid}-${Math.floor(this.random() * 1e6)}`,
-      username: this.options.username,
-      password: this.options.password,
+      clientId: `lampyr-simulator-${name}-${process.pid}-${Math.floor(this.random() * 1e6)}`,
+      username: login.username,
+      password: login.password,
       clean: true,
       reconnectPeriod: 2000,
       protocolVersion: 4,
     });
-    this.client = client;
     client.on('message', (topic, payload) => this.onCommand(topic, payload));
-    client.on('error', (error) => this.options.log?.(`simulator: ${error.message}`));
+    client.on('error', (error) => this.options.log?.(`simulator (${name}): ${error.message}`));
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
       client.once('error', reject);
+    }).catch(async (error) => {
+      await client.endAsync(true);
+      throw error;
     });
-    await client.subscribeAsync(
-      [`application/${this.applicationId}/device/+/command/down`, 'lampyr/+/down', 'simulator/fault'],
-      { qos: 1 },
-    );
+    return client;
+  }
+
+  async start(): Promise<void> {
+    // The LoRaWAN lights speak through one connection, as ChirpStack does.
+    const shared = { username: this.options.username, password: this.options.password };
+    const client = await this.connect('chirpstack', shared);
+    this.client = client;
+    await client.subscribeAsync([`application/${this.applicationId}/device/+/command/down`, 'simulator/fault'], {
+      qos: 1,
+    });
+    // Each IP device on its own login, listening to its own commands only.
+    for (const [uid, device] of this.devices) {
+      if (device.kind !== 'ip') continue;
+      const login = this.options.ipLogin ? await this.options.ipLogin(uid) : shared;
+      if (!login) {
+        this.options.log?.(`simulator: ${uid} has no broker login (not registered?); it stays off`);
+        continue;
+      }
+      const own = await this.connect(uid, login);
+      device.client = own;
+      await own.subscribeAsync(`lampyr/${uid}/down`, { qos: 1 });
+      // An operator may give the device a new password (which disconnects it): ask again before reconnecting.
+      const ipLogin = this.options.ipLogin;
+      if (ipLogin)
+        own.on('close', () => {
+          Promise.resolve(ipLogin(uid)).then(
+            (fresh) => {
+              if (fresh) own.options.password = fresh.password;
+            },
+            () => {},
+          );
+        });
+    }
     // Spread the first reports over one period, as real devices powered on at different times.
     const lost = new Set(this.options.lost ?? []);
     for (const [id, device] of this.devices) {
-      if (lost.has(id)) continue;
+      if (lost.has(id) || (device.kind === 'ip' && !device.client)) continue;
       const first = this.random() * this.options.reportingPeriodMs;
       device.timer = setTimeout(() => this.tick(device), first);
     }
@@ -119,7 +164,7 @@ export class Fleet {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const device of this.devices.values()) clearTimeout(device.timer);
-    await this.client?.endAsync();
+    await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync(true))]);
   }
 
   /** Makes a device fail (or recover with `fault: undefined`). */
@@ -150,7 +195,7 @@ export class Fleet {
     const values = device.light.read();
     if (device.kind === 'ip') {
       const message = { ts: new Date().toISOString(), values };
-      this.publish(`lampyr/${device.light.id}/up`, message);
+      this.publish(`lampyr/${device.light.id}/up`, message, device.client);
       return;
     }
     const light = device.light;
@@ -185,8 +230,8 @@ export class Fleet {
     this.publish(`application/${this.applicationId}/device/${light.id}/event/up`, message);
   }
 
-  private publish(topic: string, message: unknown): void {
-    this.client?.publish(topic, JSON.stringify(message), { qos: 1 });
+  private publish(topic: string, message: unknown, client = this.client): void {
+    client?.publish(topic, JSON.stringify(message), { qos: 1 });
   }
 
   private onCommand(topic: string, payload: Buffer): void {
@@ -224,14 +269,20 @@ export class Fleet {
   private onLampyrDown(uid: string, message: Record<string, unknown>): void {
     const device = this.devices.get(uid);
     if (!device || typeof message.values !== 'object' || message.values === null) return;
+    // A command that arrives after its time (a broker kept it while the device was away) is ignored.
+    if (typeof message.expiresAt === 'string' && Date.parse(message.expiresAt) < Date.now()) return;
     const failures = Object.entries(message.values as Record<string, unknown>).filter(
       ([code, value]) => typeof value !== 'number' || !device.light.apply(code, value),
     );
-    this.publish(`lampyr/${uid}/ack`, {
-      id: message.id,
-      ok: failures.length === 0,
-      message: failures.length ? `cannot write ${failures.map(([code]) => code).join(', ')}` : null,
-    });
+    this.publish(
+      `lampyr/${uid}/ack`,
+      {
+        id: message.id,
+        ok: failures.length === 0,
+        message: failures.length ? `cannot write ${failures.map(([code]) => code).join(', ')}` : null,
+      },
+      device.client,
+    );
     setTimeout(() => this.report(device), 200);
   }
 }

@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type Fault, Fleet } from './fleet.ts';
 
 const { values } = parseArgs({
   options: {
     url: { type: 'string', default: process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883' },
-    username: { type: 'string', default: process.env.MQTT_USERNAME },
-    password: { type: 'string', default: process.env.MQTT_PASSWORD },
+    username: { type: 'string', default: process.env.MQTT_CHIRPSTACK_USERNAME ?? process.env.MQTT_USERNAME },
+    password: { type: 'string', default: process.env.MQTT_CHIRPSTACK_PASSWORD ?? process.env.MQTT_PASSWORD },
+    /** A JSON file {"<uid>": "<password>"}: each IP device's own login (device details in the console). */
+    'ip-logins': { type: 'string' },
     devices: { type: 'string', default: '200' },
     ip: { type: 'string', default: '5' },
     period: { type: 'string', default: '20' },
@@ -20,7 +23,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(`Lampyr simulator: street lights over ChirpStack v4 MQTT and IP lights in Lampyr JSON.
   --url mqtt://host:1883   broker (MQTT_URL)
-  --username/--password    broker credentials (MQTT_USERNAME/MQTT_PASSWORD)
+  --username/--password    the LoRaWAN fleet's login, as ChirpStack (MQTT_CHIRPSTACK_USERNAME/PASSWORD)
+  --ip-logins file.json    {"<uid>": "<password>"}: each IP device's own login; without it they use the above
   --devices 200            LoRaWAN lights (DevEUI 70b3d57ed005 + 0001…)
   --ip 5                   IP lights (kdk-ip-0001…)
   --period 20              seconds between reports
@@ -30,10 +34,21 @@ if (values.help) {
   process.exit(0);
 }
 
+const ipPasswords: Record<string, string> | undefined = values['ip-logins']
+  ? JSON.parse(readFileSync(values['ip-logins'], 'utf8'))
+  : undefined;
 const fleet = new Fleet({
   url: values.url,
   username: values.username,
   password: values.password,
+  ...(ipPasswords
+    ? {
+        ipLogin: (uid: string) => {
+          const password = ipPasswords[uid];
+          return password ? { username: uid, password } : undefined;
+        },
+      }
+    : {}),
   lights: Number(values.devices),
   ipDevices: Number(values.ip),
   reportingPeriodMs: Number(values.period) * 1000,

@@ -1,5 +1,6 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { TFunction } from 'i18next';
+import type { SecretBox } from '../auth/secret-box.ts';
 import type { Tokens } from '../auth/tokens.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -43,4 +44,6 @@ export interface AppContext {
   commands: CommandEvents;
   /** Live values and statuses, per account, for the stream. */
   live: LiveEvents;
+  /** Seals the secrets Lampyr must use again (service passwords, device broker passwords). */
+  secretBox: SecretBox;
 }

@@ -399,6 +399,7 @@ export class ResourceRepository {
     const columns = await this.toColumns(value);
     const record = await this.db.transaction(async (tx) => {
       await this.checkReferences(actor, value, t, tx);
+      await this.options.checks?.[this.resource.name]?.(tx, value, t);
       if (this.resource.scope === 'account') columns.accountId = actor.account?.accountId;
       const inserted = await tx.insert(this.table).values(columns).returning(this.selection);
       const record = inserted[0] as Row;
@@ -452,6 +453,7 @@ export class ResourceRepository {
       this.checkRecord({ ...before, ...value }, t);
       const afterCommit = await this.policy?.update?.({ tx, actor, input, value, before, t });
       await this.checkReferences(actor, value, t, tx);
+      await this.options.checks?.[this.resource.name]?.(tx, { ...before, ...value }, t);
       const updated = await tx
         .update(this.table)
         .set({ ...columns, updatedAt: new Date() })
@@ -515,10 +517,15 @@ export class ResourceRepository {
   }
 }
 
+/** A check of one resource's record against other data, in the write's transaction; throws to refuse. */
+export type RecordCheck = (executor: Executor, record: Row, t: TFunction) => Promise<void>;
+
 export interface RepositoryOptions {
   secretBox: SecretBox;
   /** Per resource name: the rules of who may write what, beyond the role's permissions. */
   policies?: Record<string, WritePolicy>;
+  /** Per resource name: checks of a record against other data, in the write's transaction. */
+  checks?: Record<string, RecordCheck>;
 }
 
 /** Runs once the write has committed (mail, revoking tokens), with the stored record. */

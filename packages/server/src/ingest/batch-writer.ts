@@ -35,7 +35,9 @@ export interface DataLogEntry {
 
 /** A channel write's answer from the device (or the network server). */
 export interface WriteAnswer {
-  id: number;
+  /** The command's random id, and the device whose topic the answer came on: both must match. */
+  downlinkId: string;
+  deviceId: number;
   status: 'acknowledged' | 'failed';
   message: string | null;
   answeredAt: Date;
@@ -268,7 +270,7 @@ export class BatchWriter {
           UPDATE channel_write_values
             SET status = ${answer.status}, message = ${answer.message}, answered_at = ${answer.answeredAt.toISOString()},
                 updated_at = now()
-            WHERE id = ${answer.id} AND status IN ('pending', 'sent')
+            WHERE downlink_id = ${answer.downlinkId} AND device_id = ${answer.deviceId} AND status IN ('pending', 'sent')
             RETURNING ${WRITE_EVENT_COLUMNS}`);
         changed.push(...rowsOf(result));
       }

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { normalizeEui64 } from '@lampyr/contract';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import {
   accounts,
@@ -17,6 +18,9 @@ export interface KnownDevice {
   uid: string | null;
   applicationId: string | null;
   modelId: number;
+  isActive: boolean;
+  /** Whether the device's account is active: a deactivated account's devices stop working. */
+  accountActive: boolean;
   templates: ChannelTemplate[];
   readChannels: CompiledChannel[];
 }
@@ -35,14 +39,15 @@ export class DeviceDirectory {
   private devices = new Map<string, Entry<KnownDevice | undefined>>();
   private models = new Map<number, Entry<{ templates: ChannelTemplate[]; readChannels: CompiledChannel[] }>>();
   private applications = new Map<string, Entry<number | undefined>>();
+  private lineages = new Map<number, Entry<number[]>>();
   private fallbackAccount?: Promise<number | undefined>;
 
   constructor(private readonly db: Db) {}
 
   byDevEui(devEui: string): Promise<KnownDevice | undefined> {
-    return this.cached(this.devices, `eui:${devEui.toLowerCase()}`, () =>
-      this.load(eq(devices.devEui, devEui.toLowerCase())),
-    );
+    const eui = normalizeEui64(devEui);
+    if (!eui) return Promise.resolve(undefined);
+    return this.cached(this.devices, `eui:${eui}`, () => this.load(eq(devices.devEui, eui)));
   }
 
   byUid(uid: string): Promise<KnownDevice | undefined> {
@@ -62,6 +67,18 @@ export class DeviceDirectory {
         .where(eq(gatewayApplications.chirpstackApplicationId, applicationId))
         .limit(1);
       return rows[0]?.accountId;
+    });
+  }
+
+  /** The account and the accounts above it (its integrator), nearest first. */
+  lineageOf(accountId: number): Promise<number[]> {
+    return this.cached(this.lineages, accountId, async () => {
+      const result = await this.db.execute(sql`
+        WITH RECURSIVE up(id, parent, depth) AS (
+          SELECT id, account_id, 0 FROM accounts WHERE id = ${accountId}
+          UNION ALL SELECT a.id, a.account_id, up.depth + 1 FROM accounts a JOIN up ON a.id = up.parent WHERE up.depth < 16
+        ) SELECT id FROM up ORDER BY depth`);
+      return (result as unknown as { rows: { id: number | string }[] }).rows.map((r) => Number(r.id));
     });
   }
 
@@ -92,6 +109,7 @@ export class DeviceDirectory {
     this.devices.clear();
     this.models.clear();
     this.applications.clear();
+    this.lineages.clear();
     this.fallbackAccount = undefined;
   }
 
@@ -121,8 +139,10 @@ export class DeviceDirectory {
         applicationId: devices.applicationId,
         modelId: devices.deviceTypeModelId,
         isActive: devices.isActive,
+        accountActive: accounts.isActive,
       })
       .from(devices)
+      .innerJoin(accounts, eq(accounts.id, devices.accountId))
       .where(and(where))
       .limit(1);
     const device = rows[0];

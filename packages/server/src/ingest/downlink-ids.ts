@@ -1,15 +1,18 @@
+import { randomUUID } from 'node:crypto';
+
 /**
- * ChirpStack names a downlink by a UUID (`id` in `command/down`, `queueItemId` in `event/ack`).
- * Lampyr derives it from the channel write's id, so an answer finds its write even after a
- * restart, without a table of its own: `6c616d70-7972-4000-8000-<id in 12 hex digits>`
- * ("lampyr" in ASCII hex, version 4 and variant bits kept valid).
+ * A command's id on the wire (ChirpStack's `command/down` `id`, its `queueItemId` in `event/ack`, and
+ * Lampyr JSON's `id`): a random UUID (122 random bits), stored with the channel write. An answer
+ * settles a write only by this id *and* the device it was sent to, so neither guessing nor another
+ * device's answer can settle it.
  */
-const PREFIX = '6c616d70-7972-4000-8000-';
+export const newDownlinkId = (): string => randomUUID();
 
-export const downlinkIdOf = (writeId: number) => `${PREFIX}${writeId.toString(16).padStart(12, '0')}`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function writeIdOfDownlink(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !value.toLowerCase().startsWith(PREFIX)) return undefined;
-  const id = Number.parseInt(value.slice(PREFIX.length), 16);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+/** The id an answer names, in its stored form, or `undefined` when it is not one of ours. */
+export function parseDownlinkId(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length !== 36) return undefined;
+  const id = value.toLowerCase();
+  return UUID.test(id) ? id : undefined;
 }

@@ -6,7 +6,7 @@ import type { LiveEvents } from '../stream/live-events.ts';
 import { WRITE_EVENT_COLUMNS, writeEvent } from './batch-writer.ts';
 import { encodeWrite } from './decode-payload.ts';
 import type { DeviceDirectory } from './device-directory.ts';
-import { downlinkIdOf } from './downlink-ids.ts';
+import { newDownlinkId } from './downlink-ids.ts';
 
 /** LoRaWAN application port of the street-light controllers' commands. */
 export const DOWNLINK_FPORT = 10;
@@ -42,17 +42,31 @@ export class DownlinkSender {
     const off = commands.on('channel-write-values', 'create', (event) => this.send(Number(event.record.id)));
     this.timer = setInterval(() => this.sweep().catch(this.options.onError), this.options.sweepMs ?? 2000);
     this.timer.unref();
+    // mqtt.js keeps a QoS 1 publish that was in flight when the connection broke and sends it again
+    // after reconnecting, however late. A command is never sent late: it is dropped (its write fails).
+    const dropInFlight = () => {
+      for (const id of Object.keys(this.publisher.outgoing ?? {})) this.publisher.removeOutgoingMessage(Number(id));
+    };
+    this.publisher.on('close', dropInFlight);
     return () => {
       off();
       clearInterval(this.timer);
+      this.publisher.off('close', dropInFlight);
     };
   }
 
   async send(writeId: number): Promise<void> {
+    // While the broker is away nothing is claimed: mqtt.js would queue the publish and deliver it
+    // after reconnecting. The write stays pending; the sweep sends it once connected, or fails it
+    // when its time is up.
+    if (!this.publisher.connected) return;
+    const timeoutSeconds = this.options.timeoutMs / 1000;
+    const downlinkId = newDownlinkId();
+    // The write's state is checked in the same statement that claims it, just before publishing.
     const claimed = rowsOf(
       await this.db.execute(sql`
-        UPDATE channel_write_values SET status = 'sent', sent_at = now(), updated_at = now()
-        WHERE id = ${writeId} AND status = 'pending'
+        UPDATE channel_write_values SET status = 'sent', sent_at = now(), updated_at = now(), downlink_id = ${downlinkId}
+        WHERE id = ${writeId} AND status = 'pending' AND created_at > now() - make_interval(secs => ${timeoutSeconds})
         RETURNING ${WRITE_EVENT_COLUMNS}`),
     )[0];
     if (!claimed) return;
@@ -60,14 +74,21 @@ export class DownlinkSender {
     const device = await this.directory.byId(Number(claimed.device_id));
     const template = device?.templates.find((t) => t.id === Number(claimed.device_channel_template_id));
     if (!device || !template) return this.fail(writeId, 'not_writable');
+    if (!device.isActive || !device.accountActive) return this.fail(writeId, 'device_inactive');
     const encoded = encodeWrite(template, Number(claimed.value));
     if (!encoded.ok) return this.fail(writeId, encoded.reason);
+    // MQTT 5 brokers drop the command once its time is up, also from a queue kept for an offline client.
+    const expiry = {
+      qos: 1 as const,
+      properties: { messageExpiryInterval: Math.max(1, Math.ceil(timeoutSeconds)) },
+    };
+    if (!this.publisher.connected) return this.fail(writeId, 'publish_failed');
     try {
       if (device.devEui) {
         const applicationId =
           device.applicationId ?? (await this.directory.applicationOf(device.accountId)) ?? 'unknown';
         const message = {
-          id: downlinkIdOf(writeId),
+          id: downlinkId,
           devEui: device.devEui,
           // Confirmed, so the device's acknowledgement (event/ack) settles the write.
           confirmed: true,
@@ -77,11 +98,16 @@ export class DownlinkSender {
         await this.publisher.publishAsync(
           `application/${applicationId}/device/${device.devEui}/command/down`,
           JSON.stringify(message),
-          { qos: 1 },
+          expiry,
         );
       } else if (device.uid) {
-        const message = { id: String(writeId), values: { [template.channelCode]: Number(claimed.value) } };
-        await this.publisher.publishAsync(`lampyr/${device.uid}/down`, JSON.stringify(message), { qos: 1 });
+        const message = {
+          id: downlinkId,
+          values: { [template.channelCode]: Number(claimed.value) },
+          // The device ignores a command that reaches it after this (a broker that queued it).
+          expiresAt: new Date(Date.now() + this.options.timeoutMs).toISOString(),
+        };
+        await this.publisher.publishAsync(`lampyr/${device.uid}/down`, JSON.stringify(message), expiry);
       } else return this.fail(writeId, 'no_address');
     } catch (error) {
       this.options.onError(error);
@@ -92,10 +118,12 @@ export class DownlinkSender {
   /** Fails writes left unanswered, and sends those no event announced. */
   async sweep(): Promise<void> {
     const timeoutSeconds = this.options.timeoutMs / 1000;
+    // A write never sent (the broker was away) times out from its creation, one sent from its sending.
     const expired = rowsOf(
       await this.db.execute(sql`
         UPDATE channel_write_values SET status = 'failed', message = 'timeout', answered_at = now(), updated_at = now()
-        WHERE status = 'sent' AND sent_at < now() - make_interval(secs => ${timeoutSeconds})
+        WHERE (status = 'sent' AND sent_at < now() - make_interval(secs => ${timeoutSeconds}))
+           OR (status = 'pending' AND created_at < now() - make_interval(secs => ${timeoutSeconds}))
         RETURNING ${WRITE_EVENT_COLUMNS}`),
     );
     for (const row of expired) this.announce(row);
@@ -105,7 +133,7 @@ export class DownlinkSender {
         WHERE status = 'pending' AND created_at < now() - make_interval(secs => ${ORPHAN_AFTER_MS / 1000})
         ORDER BY id LIMIT 100`),
     );
-    for (const row of orphans) await this.send(Number(row.id));
+    if (this.publisher.connected) for (const row of orphans) await this.send(Number(row.id));
   }
 
   private async fail(writeId: number, reason: string): Promise<void> {

@@ -1,9 +1,18 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 
 export interface BrokerCredentials {
   username: string;
   password: string;
+}
+
+/** Who a device is at the broker: answered from memory, never from the database per packet. */
+export interface DeviceAuthority {
+  /** The device these credentials name (username = its uid), if they are right and it is active. */
+  authenticate(username: string, password: Buffer): { uid: string } | undefined;
+  /** Told the uid of a device whose credentials or state changed: its connections are closed. */
+  onRevoke(listener: (uid: string) => void): () => void;
 }
 
 export interface EmbeddedBrokerOptions {
@@ -13,9 +22,10 @@ export interface EmbeddedBrokerOptions {
   host?: string;
   /** Lampyr itself: may publish and subscribe anywhere. */
   lampyr: BrokerCredentials;
-  /** Devices and ChirpStack: publish uplinks and answers, subscribe to their commands. */
-  devices?: BrokerCredentials;
-  allowAnonymous: boolean;
+  /** ChirpStack's MQTT integration: publishes every device's events, takes their commands. */
+  chirpstack?: BrokerCredentials;
+  /** IP devices speaking Lampyr JSON, each with its own credentials, each limited to its own topics. */
+  devices?: DeviceAuthority;
 }
 
 export interface EmbeddedBroker {
@@ -38,46 +48,100 @@ function listen(server: net.Server, port: number, host: string): Promise<void> {
   });
 }
 
-type Role = 'lampyr' | 'device';
+type Role = { kind: 'lampyr' } | { kind: 'chirpstack' } | { kind: 'device'; uid: string };
 const roles = new WeakMap<Client, Role>();
-const DEVICE_SUBSCRIBE = [
+
+const CHIRPSTACK_PUBLISH = /^application\/[^/+#]+\/device\/[^/+#]+\/event\/[^/+#]+$/;
+/** ChirpStack takes the commands of its applications' devices; `+` stands for any application or device. */
+const CHIRPSTACK_SUBSCRIBE = [
   /^application\/[^/#]+\/device\/[^/#]+\/command\/down$/,
-  /^lampyr\/[^/#]+\/down$/,
-  // The simulator (a device-side client) takes fault injections here.
+  // The simulator (which plays ChirpStack) takes fault injections here; only Lampyr may publish it.
   /^simulator\/fault$/,
 ];
 
-const same = (given: Buffer | undefined, expected: string) => given !== undefined && given.toString() === expected;
+/** What a client may publish: Lampyr anything, ChirpStack device events, a device its own up and ack. */
+function mayPublish(role: Role | undefined, topic: string): boolean {
+  if (role?.kind === 'lampyr') return true;
+  if (role?.kind === 'chirpstack') return CHIRPSTACK_PUBLISH.test(topic);
+  if (role?.kind === 'device') return topic === `lampyr/${role.uid}/up` || topic === `lampyr/${role.uid}/ack`;
+  return false;
+}
+
+/** What a client may subscribe to; a device its own commands only, and never with a wildcard. */
+function maySubscribe(role: Role | undefined, topic: string): boolean {
+  if (role?.kind === 'lampyr') return true;
+  if (role?.kind === 'chirpstack') return CHIRPSTACK_SUBSCRIBE.some((pattern) => pattern.test(topic));
+  if (role?.kind === 'device') return !/[+#]/.test(topic) && topic === `lampyr/${role.uid}/down`;
+  return false;
+}
+
+/** A Lampyr JSON command whose `expiresAt` has passed (kept for a client that was offline) is dropped. */
+function expired(topic: string, payload: Buffer | string): boolean {
+  if (!topic.startsWith('lampyr/') || !topic.endsWith('/down')) return false;
+  try {
+    const expiresAt = (JSON.parse(payload.toString()) as { expiresAt?: unknown }).expiresAt;
+    return typeof expiresAt === 'string' && Date.parse(expiresAt) < Date.now();
+  } catch {
+    return false;
+  }
+}
+
+const same = (given: Buffer | undefined, expected: string) => {
+  if (given === undefined) return false;
+  const a = createHash('sha256').update(given).digest();
+  return timingSafeEqual(a, createHash('sha256').update(expected).digest());
+};
 
 /**
  * The broker of `npm start` (Aedes, MQTT 3.1.1, in memory): QoS 1 and persistent sessions for as long
- * as the process lives. Production points MQTT_URL at a real broker instead.
+ * as the process lives. Three kinds of client: Lampyr, ChirpStack, and each IP device on its own
+ * credentials. No anonymous clients. Production points MQTT_URL at a real broker instead, whose
+ * operator configures the same rules (README).
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const byDevice = new Map<string, Set<Client>>();
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
-      if (username === options.lampyr.username && same(password, options.lampyr.password)) {
-        roles.set(client, 'lampyr');
-        return done(null, true);
+      const refuse = () =>
+        done(Object.assign(new Error('Bad user name or password'), { returnCode: 4 as const }), false);
+      let role: Role | undefined;
+      // A service's user name is never also tried as a device's.
+      if (username === options.lampyr.username)
+        role = same(password, options.lampyr.password) ? { kind: 'lampyr' } : undefined;
+      else if (options.chirpstack && username === options.chirpstack.username)
+        role = same(password, options.chirpstack.password) ? { kind: 'chirpstack' } : undefined;
+      else if (username !== undefined && password !== undefined && options.devices) {
+        const device = options.devices.authenticate(username, password);
+        if (device) role = { kind: 'device', uid: device.uid };
       }
-      if (options.devices && username === options.devices.username && same(password, options.devices.password)) {
-        roles.set(client, 'device');
-        return done(null, true);
+      if (!role) return refuse();
+      roles.set(client, role);
+      if (role.kind === 'device') {
+        const clients = byDevice.get(role.uid) ?? new Set<Client>();
+        byDevice.set(role.uid, clients);
+        clients.add(client);
       }
-      if (options.allowAnonymous && username === undefined) {
-        roles.set(client, 'device');
-        return done(null, true);
-      }
-      const error = Object.assign(new Error('Bad user name or password'), { returnCode: 4 as const });
-      return done(error, false);
+      return done(null, true);
     },
-    // Devices may listen to their own commands only, not to each other's uplinks. A refused topic
-    // is answered "not granted" in the SUBACK; the connection stays.
+    // A publish outside the client's topics closes its connection (MQTT 3.1.1 has no refusal code).
+    authorizePublish: (client, packet, done) => {
+      if (!client || mayPublish(roles.get(client), packet.topic)) return done(null);
+      return done(new Error(`not allowed to publish on ${packet.topic.slice(0, 200)}`));
+    },
+    // A refused topic is answered "not granted" (0x80) in the SUBACK; the connection stays.
     authorizeSubscribe: (client, subscription, done) => {
-      if (!client || roles.get(client) === 'lampyr') return done(null, subscription);
-      if (DEVICE_SUBSCRIBE.some((pattern) => pattern.test(subscription.topic))) return done(null, subscription);
+      if (!client || maySubscribe(roles.get(client), subscription.topic)) return done(null, subscription);
       return done(null, null);
     },
+    authorizeForward: (_client, packet) => (expired(packet.topic, packet.payload) ? undefined : packet),
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const role = roles.get(client);
+    if (role?.kind === 'device') byDevice.get(role.uid)?.delete(client);
+  });
+  const stopRevoking = options.devices?.onRevoke((uid) => {
+    for (const client of byDevice.get(uid) ?? []) client.close();
+    byDevice.delete(uid);
   });
   const server = net.createServer(aedes.handle);
   // Unless the port was chosen explicitly, a taken one (another broker on 1883) moves to the next.
@@ -104,6 +168,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port: typeof address === 'object' && address ? address.port : options.port,
     close: () =>
       new Promise<void>((resolve) => {
+        stopRevoking?.();
         aedes.close(() => server.close(() => resolve()));
         // Open client sockets would hold server.close() forever.
         setTimeout(resolve, 2000).unref();

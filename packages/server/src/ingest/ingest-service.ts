@@ -1,4 +1,4 @@
-import mqtt from 'mqtt';
+import mqtt, { type MqttClient } from 'mqtt';
 import type { CommandEvents } from '../api/command-events.ts';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvents } from '../stream/live-events.ts';
@@ -38,6 +38,38 @@ export interface Ingest {
   close(options?: { endSession?: boolean }): Promise<void>;
 }
 
+/**
+ * The connection commands leave on: MQTT 5 where the broker speaks it (a command's expiry then holds
+ * at the broker too), else 3.1.1 (Aedes).
+ */
+async function connectPublisher(options: IngestOptions): Promise<MqttClient> {
+  for (const protocolVersion of [5, 4] as const) {
+    const client = mqtt.connect(options.url, {
+      clientId: `${options.clientId}-down-${process.pid}`,
+      username: options.username,
+      password: options.password,
+      clean: true,
+      reconnectPeriod: 0,
+      protocolVersion,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', reject);
+        client.once('close', () => reject(new Error('the broker closed the connection')));
+      });
+      client.options.reconnectPeriod = 1000;
+      return client;
+    } catch (error) {
+      await client.endAsync(true);
+      const code = (error as { code?: unknown }).code;
+      const refusedVersion = code === 1 || code === 132 || /protocol/i.test(String((error as Error).message));
+      if (protocolVersion === 4 || !refusedVersion) throw error;
+    }
+  }
+  throw new Error('unreachable');
+}
+
 /** MQTT in, decoded and stored; channel writes out. One per process; workers share the subscription. */
 export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const { db, live } = options;
@@ -60,22 +92,17 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     onMessage: async (topic, payload) => writer.submit(await handler.handle(topic, payload)),
     onError,
   });
-  const publisher = mqtt.connect(options.url, {
-    clientId: `${options.clientId}-down-${process.pid}`,
-    username: options.username,
-    password: options.password,
-    clean: true,
-    reconnectPeriod: 1000,
-    protocolVersion: 4,
-  });
+  const [publisher] = await Promise.all([connectPublisher(options), subscriber.start()]);
   publisher.on('error', onError);
-  await Promise.all([
-    subscriber.start(),
-    new Promise<void>((resolve, reject) => {
-      publisher.once('connect', () => resolve());
-      publisher.once('error', reject);
-    }),
-  ]);
+  // A device or account changed (deactivated, a new DevEUI): its next message sees the change.
+  const forgetDevices = [
+    ...(['create', 'update', 'delete'] as const).map((action) =>
+      options.commands.on('devices', action, () => directory.forget()),
+    ),
+    ...(['update', 'delete'] as const).map((action) =>
+      options.commands.on('accounts', action, () => directory.forget()),
+    ),
+  ];
   const downlinks = new DownlinkSender(db, directory, publisher, live, {
     timeoutMs: options.downlinkTimeoutMs,
     sweepMs: options.downlinkSweepMs,
@@ -90,6 +117,7 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     downlinks,
     connections,
     async close(closeOptions) {
+      for (const off of forgetDevices) off();
       stopDownlinks();
       stopConnections();
       await subscriber.close(closeOptions);

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CommandEvents } from '../api/command-events.ts';
+import type { SecretBox } from '../auth/secret-box.ts';
 import { type Config, DEFAULT_MQTT_PORT } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import type { LiveEvents } from '../stream/live-events.ts';
+import { DeviceCredentials, type DeviceLogin, devicePassword } from './device-credentials.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
 import { type Ingest, startIngest } from './ingest-service.ts';
 
@@ -13,8 +15,10 @@ export interface Telemetry {
   /** The embedded broker's port (not DEFAULT_MQTT_PORT when that one was taken). */
   brokerPort?: number;
   ingest: Ingest;
-  /** For an in-process simulator: the device credentials when set, else Lampyr's own. */
-  simulatorCredentials: { username?: string; password?: string };
+  /** For an in-process simulator's LoRaWAN fleet, which plays ChirpStack (embedded broker only). */
+  chirpstackCredentials?: { username: string; password: string };
+  /** For an in-process simulator's IP devices: each device's own login (made on first use). */
+  deviceLogin(uid: string): Promise<DeviceLogin | undefined>;
   close(): Promise<void>;
 }
 
@@ -27,21 +31,34 @@ export async function startTelemetry(
   database: Database,
   bus: { live: LiveEvents; commands: CommandEvents },
   log: FastifyBaseLogger,
+  secretBox: SecretBox,
 ): Promise<Telemetry> {
   let broker: EmbeddedBroker | undefined;
   const username = config.MQTT_USERNAME ?? (config.MQTT_URL ? undefined : 'lampyr');
   const password = config.MQTT_PASSWORD ?? (config.MQTT_URL ? undefined : randomBytes(18).toString('base64url'));
-  const devices =
-    config.MQTT_DEVICE_USERNAME && config.MQTT_DEVICE_PASSWORD
-      ? { username: config.MQTT_DEVICE_USERNAME, password: config.MQTT_DEVICE_PASSWORD }
-      : undefined;
+  // Without configured ChirpStack credentials, ones made up for this run serve the in-process simulator.
+  const chirpstack = config.MQTT_URL
+    ? undefined
+    : {
+        username: config.MQTT_CHIRPSTACK_USERNAME ?? 'chirpstack',
+        password: config.MQTT_CHIRPSTACK_PASSWORD ?? randomBytes(18).toString('base64url'),
+      };
+  const logError = (error: unknown) =>
+    log.error(`device credentials: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
+  const credentials = new DeviceCredentials(database.db, secretBox, logError);
+  let stopCredentials: (() => void) | undefined;
   if (!config.MQTT_URL) {
+    await credentials.reload();
+    stopCredentials = credentials.start(bus.commands);
     broker = await startEmbeddedBroker({
       port: config.MQTT_PORT ?? DEFAULT_MQTT_PORT,
       nextFreePort: config.MQTT_PORT === undefined,
       lampyr: { username: username as string, password: password as string },
-      devices,
-      allowAnonymous: config.MQTT_ALLOW_ANONYMOUS,
+      chirpstack,
+      devices: credentials,
+    }).catch((error) => {
+      stopCredentials?.();
+      throw error;
     });
   }
   const brokerUrl = config.MQTT_URL ?? `mqtt://127.0.0.1:${broker?.port}`;
@@ -69,13 +86,21 @@ export async function startTelemetry(
       embedded: Boolean(broker),
       brokerPort: broker?.port,
       ingest,
-      simulatorCredentials: devices ?? { username, password },
+      chirpstackCredentials: chirpstack,
+      async deviceLogin(uid) {
+        const login = await devicePassword(database.db, secretBox, { uid });
+        // A password made just now must be known to the broker before the device connects.
+        if (login && broker) await credentials.reload();
+        return login;
+      },
       async close() {
+        stopCredentials?.();
         await ingest.close();
         await broker?.close();
       },
     };
   } catch (error) {
+    stopCredentials?.();
     await broker?.close();
     throw error;
   }

@@ -1,7 +1,8 @@
 import type { DataLogEntry, IngestUnit, Reading, WriteAnswer } from './batch-writer.ts';
 import { type DecodedValue, decodePayload, mapNamedValues } from './decode-payload.ts';
 import type { DeviceDirectory, KnownDevice } from './device-directory.ts';
-import { writeIdOfDownlink } from './downlink-ids.ts';
+import { type RefusalReason, refusalOf } from './device-trust.ts';
+import { parseDownlinkId } from './downlink-ids.ts';
 
 /** What the ingest subscribes to: ChirpStack v4's integration events and Lampyr's JSON. */
 export const INGEST_TOPICS = ['application/+/device/+/event/+', 'lampyr/+/up', 'lampyr/+/ack'];
@@ -20,7 +21,8 @@ export type LogReason =
   | 'formula_error'
   | 'no_read_channels'
   | 'no_known_channels'
-  | 'chirpstack_log';
+  | 'chirpstack_log'
+  | RefusalReason;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,6 +64,8 @@ export class UplinkHandler {
       const accountId = await this.directory.accountOfApplication(applicationId);
       return this.log(topic, devEui, 'unknown_device', payload, accountId);
     }
+    const refusal = await refusalOf(this.directory, device, applicationId);
+    if (refusal) return this.log(topic, devEui, refusal.reason, payload, refusal.accountId);
     if (!message) return this.log(topic, devEui, 'bad_json', payload, device.accountId);
     const time = parseTime(message.time) ?? receivedAt;
     switch (event) {
@@ -71,11 +75,13 @@ export class UplinkHandler {
       case 'join':
         return { seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: null, snr: null } };
       case 'ack': {
-        const id = writeIdOfDownlink(message.queueItemId);
-        if (id === undefined) return {};
+        // Settles only a command sent to this very device (the topic's, checked above).
+        const downlinkId = parseDownlinkId(message.queueItemId);
+        if (downlinkId === undefined) return {};
+        const target = { downlinkId, deviceId: device.id, answeredAt: time };
         const answer: WriteAnswer = message.acknowledged
-          ? { id, status: 'acknowledged', message: null, answeredAt: time }
-          : { id, status: 'failed', message: 'not_acknowledged', answeredAt: time };
+          ? { ...target, status: 'acknowledged', message: null }
+          : { ...target, status: 'failed', message: 'not_acknowledged' };
         return { answers: [answer] };
       }
       case 'log':
@@ -124,14 +130,18 @@ export class UplinkHandler {
   ): Promise<IngestUnit> {
     const device = await this.directory.byUid(uid);
     if (!device) return this.log(topic, uid, 'unknown_device', payload);
+    const refusal = await refusalOf(this.directory, device);
+    if (refusal) return this.log(topic, uid, refusal.reason, payload, refusal.accountId);
     const message = parseJson(payload);
     if (!message) return this.log(topic, uid, 'bad_json', payload, device.accountId);
     if (kind === 'ack') {
-      const id = Number(message.id);
-      if (!Number.isSafeInteger(id) || id < 1) return this.log(topic, uid, 'bad_message', payload, device.accountId);
+      // Settles only a command sent to the device whose ack topic this is.
+      const downlinkId = parseDownlinkId(message.id);
+      if (!downlinkId) return this.log(topic, uid, 'bad_message', payload, device.accountId);
       const ok = message.ok === true;
       const text = typeof message.message === 'string' ? message.message.slice(0, 500) : null;
-      return { answers: [{ id, status: ok ? 'acknowledged' : 'failed', message: text, answeredAt: receivedAt }] };
+      const status = ok ? 'acknowledged' : 'failed';
+      return { answers: [{ downlinkId, deviceId: device.id, status, message: text, answeredAt: receivedAt }] };
     }
     if (kind !== 'up') return this.log(topic, uid, 'unknown_topic', payload, device.accountId);
     if (!isObject(message.values)) return this.log(topic, uid, 'bad_message', payload, device.accountId);

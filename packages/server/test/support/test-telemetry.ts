@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { CommandEvents } from '../../src/api/command-events.ts';
+import type { AppContext } from '../../src/api/context.ts';
 import { buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connect.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
@@ -34,7 +35,6 @@ export async function startTestBroker(): Promise<TestBroker> {
     port: 0,
     host: '127.0.0.1',
     lampyr: BROKER_CREDENTIALS,
-    allowAnonymous: false,
   });
   return { url: `mqtt://127.0.0.1:${broker.port}`, ...BROKER_CREDENTIALS, shareGroup: '', close: () => broker.close() };
 }
@@ -57,6 +57,8 @@ export async function connectClient(broker: TestBroker, name: string): Promise<M
 
 export interface TelemetryTestApp {
   app: FastifyInstance;
+  ctx: AppContext;
+  commands: CommandEvents;
   baseUrl: string;
   database: Database;
   seeded: SeedResult;
@@ -67,12 +69,14 @@ export interface TelemetryTestApp {
 }
 
 /** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
-export async function startTelemetryTestApp(options: { downlinkTimeoutMs?: number } = {}): Promise<TelemetryTestApp> {
+export async function startTelemetryTestApp(
+  options: { downlinkTimeoutMs?: number; brokerUrl?: (url: string) => string } = {},
+): Promise<TelemetryTestApp> {
   const database = await testDatabase();
   const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   const live = new LiveEvents();
   const commands = new CommandEvents();
-  const { app } = await buildApp({
+  const { app, ctx } = await buildApp({
     db: database.db,
     jwtSecret: JWT_SECRET,
     secretBox: testSecretBox(),
@@ -85,7 +89,8 @@ export async function startTelemetryTestApp(options: { downlinkTimeoutMs?: numbe
   const ingest = await startIngest({
     db: database.db,
     databaseKind: database.kind,
-    url: broker.url,
+    // A test may route the ingest through a proxy it can cut.
+    url: options.brokerUrl ? options.brokerUrl(broker.url) : broker.url,
     username: broker.username,
     password: broker.password,
     clientId: `lampyr-test-${randomBytes(4).toString('hex')}`,
@@ -100,6 +105,8 @@ export async function startTelemetryTestApp(options: { downlinkTimeoutMs?: numbe
   const port = (app.server.address() as AddressInfo).port;
   return {
     app,
+    ctx,
+    commands,
     baseUrl: `http://127.0.0.1:${port}`,
     database,
     seeded,

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -102,13 +104,17 @@ export const devices = resourceTable(
       connectionAttemptNumber: integer(),
       sleepTime: integer(),
       hasSubChannel: boolean().notNull().default(false),
+      /** An IP device's broker password (its username is its uid), sealed with the app's SecretBox. */
+      mqttPasswordEncrypted: text(),
     },
     (t) => [
       index().on(t.accountId, t.name),
       index().on(t.accountId, t.regionId, t.name),
-      // A device is found by its LoRaWAN DevEUI or its IP uid when its uplinks arrive.
+      // A device is found by its LoRaWAN DevEUI or its IP uid when its uplinks arrive. DevEUIs are
+      // stored in one form (16 lowercase hex digits), so the unique index holds whatever was typed.
       uniqueIndex().on(t.devEui),
       uniqueIndex().on(t.uid),
+      check('devices_dev_eui_format', sql`${t.devEui} ~ '^[0-9a-f]{16}$'`),
     ],
   ),
 );
@@ -308,7 +314,9 @@ export const channelWriteValues = resourceTable(
       sentAt: at(),
       answeredAt: at(),
       operationSource: text(),
+      /** The command's id on the wire: random, so an answer cannot be forged by guessing it. */
+      downlinkId: text(),
     },
-    (t) => [index().on(t.accountId, t.createdAt), index().on(t.status)],
+    (t) => [index().on(t.accountId, t.createdAt), index().on(t.status), uniqueIndex().on(t.downlinkId)],
   ),
 );

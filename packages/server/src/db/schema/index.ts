@@ -8,4 +8,6 @@ export const internalColumns: Record<string, string[]> = {
   'channel-read-values': ['frameKey'],
   // Identity belongs to the person: no generic write sets a password or a pending address.
   users: ['passwordHash', 'pendingEmail'],
+  devices: ['mqttPasswordEncrypted'],
+  'channel-write-values': ['downlinkId'],
 };

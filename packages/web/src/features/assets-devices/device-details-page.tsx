@@ -10,6 +10,7 @@ import type { Row as DataRow } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { recordLabel } from '../../resources/reference-data.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { BrokerLoginCard } from './broker-login-card.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
 import {
   type ChannelTemplate,
@@ -210,6 +211,7 @@ export default function DeviceDetailsPage() {
           <Card title={t('device.channels')} size="small">
             <ChannelValues deviceId={id} modelId={modelId} />
           </Card>
+          <BrokerLoginCard deviceId={id} uid={typeof row?.uid === 'string' && row.uid ? row.uid : undefined} />
         </>
       )}
     </Flex>
