@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     webDist: config.WEB_DIST,
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
+    trustedProxies: config.TRUSTED_PROXIES,
   });
   const telemetry = await startTelemetry(config, database, { live, commands }, app.log);
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded);

@@ -1,4 +1,5 @@
 export * from './assets.ts';
+export * from './auth.ts';
 export * from './operations.ts';
 export { resourceTables } from './resource-table.ts';
 export * from './system.ts';
@@ -6,4 +7,5 @@ export * from './system.ts';
 /** Columns only the server uses, which the catalogue rightly does not show. */
 export const internalColumns: Record<string, string[]> = {
   'channel-read-values': ['frameKey'],
+  users: ['tokenVersion'],
 };

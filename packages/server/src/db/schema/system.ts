@@ -71,6 +71,8 @@ export const users = resourceTable(
       .notNull()
       .references(() => roles.id),
     emailVerified: boolean().notNull().default(false),
+    /** In every token; bumping it revokes the user's tokens, refresh credentials and streams. */
+    tokenVersion: integer().notNull().default(0),
   }),
 );
 
