@@ -34,7 +34,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: Pick<AppOptions, 'trustedProxies' | 'logger'> & { database?: Database; seeded?: SeedResult } = {},
+  options: Pick<AppOptions, 'trustedProxies' | 'logger' | 'live'> & { database?: Database; seeded?: SeedResult } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await testDatabase());
   const seeded =
@@ -46,6 +46,7 @@ export async function startTestApp(
     dataDir,
     trustedProxies: options.trustedProxies,
     logger: options.logger,
+    live: options.live,
   });
   await app.ready();
   return {
@@ -55,7 +56,7 @@ export async function startTestApp(
     dataDir,
     async close() {
       await app.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }

@@ -172,7 +172,7 @@ export async function openStreamAs(
 ): Promise<StreamReader> {
   const saved = client.accountId;
   client.accountId = accountId;
-  const ticket = await client.call('POST', '/query/api/stream/ticket');
+  const ticket = await client.call('POST', '/query/api/stream/ticket', {});
   client.accountId = saved;
   if (ticket.status !== 200) throw new Error(`no stream ticket: ${ticket.status} ${ticket.raw}`);
   return openStream(`${baseUrl}/query/api/stream?ticket=${encodeURIComponent(ticket.body.data.ticket)}`);
