@@ -264,7 +264,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const user = redeemed.ok
       ? (await db.select().from(users).where(eq(users.id, redeemed.userId)).limit(1))[0]
       : undefined;
-    if (!redeemed.ok || !user || !user.emailVerified || user.tokenVersion !== redeemed.tokenVersion) {
+    if (!redeemed.ok || !user?.emailVerified || user.tokenVersion !== redeemed.tokenVersion) {
       clearRefreshCookie(reply);
       throw new ApiException('UNAUTHENTICATED');
     }

@@ -3,7 +3,7 @@ import { CONSTANTS } from '@lampyr/contract';
 import { Button, Dropdown, type MenuProps, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { signOut, switchAccount } from '../../lib/session.ts';
+import { logout, switchAccount } from '../../lib/session.ts';
 import { type AccountSummary, accountDisplayName, storedAccounts } from '../../lib/session-storage.ts';
 
 /**
@@ -39,8 +39,7 @@ export function AccountMenu({ selected }: { selected: AccountSummary | undefined
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'change-password') navigate('/ChangePasword');
     else if (key === 'logout') {
-      signOut();
-      navigate('/login', { replace: true });
+      void logout().then(() => navigate('/login', { replace: true }));
     } else if (key.startsWith('account:')) {
       const account = accounts.find((a) => `account:${String(a.id)}` === key);
       if (account) switchAccount(account);
