@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BUFFERED_BYTES } from '../src/api/stream-routes.ts';
 import { hashSecret } from '../src/auth/passwords.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { oneTimeCodes, roles, users, usersRoles } from '../src/db/schema/index.ts';
 import { LiveEvents } from '../src/stream/live-events.ts';
 import { ADMIN, Client, lastCode, mailsTo, startTestApp, type TestApp } from './support/test-app.ts';
@@ -112,6 +113,19 @@ afterAll(async () => {
 // Each test starts with fresh limits; the tests of the limits make their own history.
 beforeEach(async () => {
   await db().execute(sql`DELETE FROM auth_limits`);
+});
+
+describe('TRUSTED_PROXIES', () => {
+  it('trusts no proxy by default, takes addresses and CIDRs, and names a bad entry', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1' }).TRUSTED_PROXIES).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'everyone' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'everyone' })).toThrow(ConfigError);
+  });
 });
 
 describe('rate limits that hold', () => {
