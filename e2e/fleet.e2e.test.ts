@@ -347,7 +347,7 @@ describe('devices, import, live screens', () => {
 
   it('renews an expired access token silently: the operator keeps working', async () => {
     await page.goto(url('assets-devices/devices'));
-    await expect.poll(() => page.locator('.ant-table-tbody').textContent()).toContain('KDK-CAFERAGA');
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBeGreaterThan(0);
     // The access token has expired (or is unreadable): the refresh cookie brings a new one.
     await page.evaluate(() => localStorage.setItem('authToken', 'expired.token.value'));
     await page.evaluate(() => {
