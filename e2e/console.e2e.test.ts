@@ -288,10 +288,14 @@ describe('Lampyr console in a real browser', () => {
     await page.goBack();
   });
 
-  it('logs out: the session keys leave both storages and the guard holds', async () => {
+  it('logs out: the server revokes the token, the session keys leave both storages and the guard holds', async () => {
+    const token = await page.evaluate(() => localStorage.getItem('authToken'));
     await page.getByTestId('account-menu').click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL(/\/login$/);
+    // The old token no longer works, even outside the browser.
+    const me = await fetch(`${server.url}/query/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(401);
     const keys = await storageKeys();
     for (const key of SESSION_KEYS) {
       expect(keys.local).not.toContain(key);

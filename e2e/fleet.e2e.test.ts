@@ -345,12 +345,38 @@ describe('devices, import, live screens', () => {
     await page.getByTestId('theme-switch').click();
   });
 
-  it('on a 401 mid-session, logs out and brings the user back after signing in again', async () => {
+  it('renews an expired access token silently: the operator keeps working', async () => {
+    await page.goto(url('assets-devices/devices'));
+    await expect.poll(() => page.locator('.ant-table-tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    // The access token has expired (or is unreadable): the refresh cookie brings a new one.
+    await page.evaluate(() => localStorage.setItem('authToken', 'expired.token.value'));
+    await page.evaluate(() => {
+      history.pushState({}, '', '/device-topology/1');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => page.locator('.ant-tree').textContent()).toContain('KDK-CAFERAGA-0001');
+    expect(page.url()).not.toMatch(/\/login/);
+    const renewed = await page.evaluate(() => localStorage.getItem('authToken'));
+    expect(renewed).toMatch(/^eyJ/);
+    // No token ever reached the server's log, though live screens opened streams all along.
+    expect(server.log()).toContain('/query/api/stream');
+    expect(server.log()).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+  });
+
+  it('when the session is revoked mid-session, logs out and brings the user back after signing in again', async () => {
     await page.goto(url('device-topology/1'));
     await expect.poll(() => page.locator('.ant-tree').textContent()).toContain('KDK-CAFERAGA-0001');
     await screenshot(page, 'fleet-11-topology');
-    // The token is revoked or expired: the next call answers 401.
-    await page.evaluate(() => localStorage.setItem('authToken', 'expired.token.value'));
+    // Logged out from another tab or device: the token and the refresh cookie are both revoked.
+    const status = await page.evaluate(async () => {
+      const response = await fetch('/command/api/auth/logout', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('authToken')}` },
+        body: '{}',
+      });
+      return response.status;
+    });
+    expect(status).toBe(200);
     await page.evaluate(() => {
       history.pushState({}, '', '/assets-devices/devices?from=expiry');
       dispatchEvent(new PopStateEvent('popstate'));

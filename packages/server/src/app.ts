@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { CONSTANTS, catalogue } from '@lampyr/contract';
@@ -22,6 +23,7 @@ import { registerStreamRoutes } from './api/stream-routes.ts';
 import { tenancyPolicies } from './api/tenancy-policy.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
 import type { SecretBox } from './auth/secret-box.ts';
+import { bumpTokenVersion, TokenVersions } from './auth/token-versions.ts';
 import { Tokens } from './auth/tokens.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
@@ -41,6 +43,12 @@ export interface AppOptions {
   mailer?: Mailer;
   webDist?: string;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDRs, from TRUSTED_PROXIES). None by
+   * default: the client address is the connection's, so a client cannot pick its own address to
+   * escape the per-address limits.
+   */
+  trustedProxies?: string[];
   /** Shared with the ingest: what it stores is streamed, what the API commits reaches devices. */
   live?: LiveEvents;
   /** The console map's tiles, handed to the console in /config.json. */
@@ -51,16 +59,17 @@ export interface AppOptions {
 /** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withSafeRequestLog(options.logger),
     bodyLimit: 1024 * 1024,
-    // Behind a proxy the client address comes from X-Forwarded-For; rate limits key on it.
-    trustProxy: true,
+    // Only a configured proxy's X-Forwarded-For names the client; rate limits key on it.
+    trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     ajv: { customOptions: { removeAdditional: false } },
   });
   const mailer = options.mailer ?? createMailer({ smtpUrl: options.smtpUrl, dataDir: options.dataDir, log: app.log });
-  // The one place an administrator's security edit (role, membership) ends a user's sessions.
-  // TODO(issue 9, auth part): call bumpTokenVersion(db, userId) here once token versions exist.
-  const onSecurityEdit = async (_userId: number) => {};
+  // The one place an administrator's security edit (role, membership, operator) ends a user's sessions.
+  const onSecurityEdit = async (userId: number) => {
+    await bumpTokenVersion(options.db, userId);
+  };
   const secretBox = options.secretBox;
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
     secretBox,
@@ -70,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const ctx: AppContext = {
     db: options.db,
     tokens: new Tokens(options.jwtSecret),
+    tokenVersions: new TokenVersions(options.db),
     mailer,
     onSecurityEdit,
     access: new AccessResolver(options.db),
@@ -83,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   installErrorHandler(app);
   await installSecurityHeaders(app, { map: options.map, publicUrl: options.publicUrl });
   installGuard(app, ctx);
+  await app.register(fastifyCookie);
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
@@ -127,6 +138,38 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   await registerConsole(app, options.webDist);
   return { app, ctx };
+}
+
+/** Query parameters that may carry a credential: their values never reach a log line. */
+const SECRET_PARAMS = /([?&](?:ticket|token|access_token|refresh_token|code|password)=)[^&#]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/** The logger, with a request serializer that redacts credentials from the logged URL. */
+function withSafeRequestLog(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return {
+    ...base,
+    serializers: {
+      ...(base as { serializers?: Record<string, unknown> }).serializers,
+      req: (request: {
+        method: string;
+        url: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  } as FastifyServerOptions['logger'];
 }
 
 /** Serves the built console, with every unknown GET outside the APIs answered by index.html. */

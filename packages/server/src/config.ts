@@ -96,6 +96,20 @@ const schema = z.object({
   /** The console map's tile server ({z}/{x}/{y}); OpenStreetMap's by default. */
   MAP_TILE_URL: z.string().trim().min(1).default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed, comma-separated addresses or CIDRs
+   * (e.g. `10.0.0.0/8,127.0.0.1`). Empty by default: the connection's address is the client's.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))),
   /** Where the built console lives; served at / when present. */
   WEB_DIST: z.string().optional(),
 });

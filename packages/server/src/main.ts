@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     webDist: config.WEB_DIST,
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },
+    trustedProxies: config.TRUSTED_PROXIES,
   });
   const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.

@@ -36,7 +36,7 @@ describe('device types need their English and Turkish names and IoT', () => {
     const owner = new Client(t.app);
     const person = { firstName: 'A', lastName: 'B', phoneNumber: '1', title: 'C', email, password: 'owner-pass-1' };
     await owner.call('POST', '/command/api/auth/register', person);
-    await owner.call('POST', '/command/api/auth/verify-otp', { email, code: lastCode(t.dataDir, email) });
+    await owner.call('POST', '/command/api/auth/verify-otp', { email, code: await lastCode(t.dataDir, email) });
     owner.accountId = (await owner.login(email, 'owner-pass-1')).body.data.accounts[0].id;
     expect(
       (await owner.list('devices-types', { filter: null, pageable: page(1) })).body.data.totalElements,

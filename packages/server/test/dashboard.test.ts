@@ -106,7 +106,7 @@ describe('dashboard summary', () => {
     });
     expect(user.status).toBe(201);
     // The invited person chooses a password with the e-mailed code.
-    const reset = { email, code: lastCode(t.dataDir, email), password: 'lights-only' };
+    const reset = { email, code: await lastCode(t.dataDir, email), password: 'lights-only' };
     expect((await admin.call('POST', '/command/api/auth/reset-password', reset)).status).toBe(200);
     const viewer = new Client(t.app);
     expect((await viewer.login(email, 'lights-only')).status).toBe(200);

@@ -10,6 +10,7 @@ import {
   connectClient,
   eventually,
   openStream,
+  openStreamAs,
   type StreamReader,
   startTelemetryTestApp,
   type TelemetryTestApp,
@@ -47,7 +48,7 @@ beforeAll(async () => {
   await client.login();
   client.accountId = kadikoy;
   publisher = await connectClient(t.broker, 'test-publisher');
-  stream = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}&accountId=${kadikoy}`);
+  stream = await openStreamAs(t.baseUrl, client);
 });
 
 afterAll(async () => {
@@ -394,15 +395,20 @@ describe('channel writes to devices', () => {
 });
 
 describe('live stream access', () => {
-  it('refuses a stream without a token, or for an account the user may not act in', async () => {
+  it('refuses a stream without a ticket or with a token in the URL, and a ticket for a foreign or no account', async () => {
     const anonymous = await openStream(`${t.baseUrl}/query/api/stream?accountId=${kadikoy}`);
     expect(anonymous.status).toBe(401);
     anonymous.close();
-    const foreign = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}&accountId=999999`);
-    expect(foreign.status).toBe(403);
-    foreign.close();
-    const noAccount = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}`);
-    expect(noAccount.status).toBe(400);
-    noAccount.close();
+    // The old way, a bearer token in the query, opens nothing.
+    const tokenInUrl = await openStream(`${t.baseUrl}/query/api/stream?token=${client.token}&accountId=${kadikoy}`);
+    expect(tokenInUrl.status).toBe(401);
+    tokenInUrl.close();
+    const forged = await openStream(`${t.baseUrl}/query/api/stream?ticket=${'A'.repeat(43)}`);
+    expect(forged.status).toBe(401);
+    forged.close();
+    await expect(openStreamAs(t.baseUrl, client, 999999)).rejects.toThrow(/403/);
+    const noAccount = new Client(t.app);
+    noAccount.token = client.token;
+    await expect(openStreamAs(t.baseUrl, noAccount)).rejects.toThrow(/400/);
   });
 });

@@ -28,7 +28,7 @@ async function uskudarOperator(): Promise<Client> {
   });
   expect(created.status).toBe(201);
   // An administrator-made user chooses a password with the code of the invitation e-mail.
-  const code = lastCode(t.dataDir, email);
+  const code = await lastCode(t.dataDir, email);
   const reset = { email, code, password: 'operator-pass' };
   expect((await admin.call('POST', '/command/api/auth/reset-password', reset)).status).toBe(200);
   const op = new Client(t.app);
@@ -42,12 +42,17 @@ describe('every route is guarded or declared public', () => {
     const routes = t.app.routeTable();
     expect(routes.length).toBeGreaterThan(50);
     const publicRoutes = routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url}`);
-    // Outside the two APIs live the console's files, docs, health and locales; inside, only sign-in.
+    // Outside the two APIs live the console's files, docs, health and locales; inside, only sign-in
+    // (and renewal by the refresh cookie) and the stream, opened by a single-use ticket.
     const publicApi = publicRoutes.filter((r) => /\/(query|command)\/api\//.test(r));
     expect(publicApi.sort()).toEqual(
-      ['forgot-password', 'login', 'register', 'resend-otp', 'reset-password', 'verify-otp'].map(
-        (name) => `POST /command/api/auth/${name}`,
-      ),
+      [
+        ...['forgot-password', 'login', 'refresh', 'register', 'resend-otp', 'reset-password', 'verify-otp'].map(
+          (name) => `POST /command/api/auth/${name}`,
+        ),
+        'GET /query/api/stream',
+        'HEAD /query/api/stream',
+      ].sort(),
     );
     expect(publicRoutes).not.toContain('POST /command/api/auth/change-password');
     for (const route of routes.filter((r) => r.access === 'user')) {
@@ -76,7 +81,7 @@ describe('tokens', () => {
 
   it('refuses an expired token and one signed with another secret', async () => {
     const c = new Client(t.app);
-    c.token = await new SignJWT({})
+    c.token = await new SignJWT({ ver: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('1')
       .setIssuer('lampyr')
@@ -84,7 +89,7 @@ describe('tokens', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
       .sign(JWT_SECRET);
     expect((await c.call('GET', '/query/api/auth/me')).status).toBe(401);
-    c.token = await new SignJWT({})
+    c.token = await new SignJWT({ ver: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('1')
       .setIssuer('lampyr')

@@ -41,7 +41,7 @@ async function invited(accountId: number, role = 'Administrator', by = admin) {
   by.accountId = accountId;
   const created = await by.create('users', { firstName: 'Invited', lastName: 'Person', email, roleId: roleIds[role] });
   expect(created.status).toBe(201);
-  const code = lastCode(t.dataDir, email);
+  const code = await lastCode(t.dataDir, email);
   const reset = await new Client(t.app).call('POST', '/command/api/auth/reset-password', {
     email,
     code,
@@ -67,7 +67,7 @@ async function selfRegistered() {
     password: 'self-made-pass',
   };
   expect((await client.call('POST', '/command/api/auth/register', body)).status).toBe(201);
-  const code = lastCode(t.dataDir, email);
+  const code = await lastCode(t.dataDir, email);
   expect((await client.call('POST', '/command/api/auth/verify-otp', { email, code })).status).toBe(200);
   const login = await client.login(email, 'self-made-pass');
   client.accountId = login.body.data.accounts[0].id;
@@ -284,7 +284,7 @@ describe('people: identity belongs to the person', () => {
     const asked = await c.call('POST', '/command/api/auth/change-email', { newEmail, password: 'chosen-password-1' });
     expect(asked.status).toBe(200);
     expect((await userRow(person.id)).email).toBe(person.email);
-    const code = lastCode(t.dataDir, newEmail);
+    const code = await lastCode(t.dataDir, newEmail);
     const wrong = code === '000000' ? '111111' : '000000';
     expect((await c.call('POST', '/command/api/auth/confirm-email', { code: wrong })).status).toBe(422);
     expect((await userRow(person.id)).email).toBe(person.email);

@@ -18,6 +18,8 @@ export interface AccountAccess {
 /** Who is calling and, when the call names one, in which account. */
 export interface Actor {
   userId: number;
+  /** The token version of the caller's token (a stream ticket is bound to it). */
+  tokenVersion?: number;
   account?: AccountAccess;
   /** Every account the user may act in. */
   accessibleAccountIds: number[];

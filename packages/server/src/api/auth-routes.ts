@@ -9,10 +9,19 @@ import {
   verifyOtpSchema,
 } from '@lampyr/contract';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TFunction } from 'i18next';
 import { CODE_TTL_MINUTES, type CodePurpose, consumeCode, issueCode } from '../auth/one-time-codes.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
+import {
+  issueRefreshToken,
+  REFRESH_TTL_SECONDS,
+  redeemRefreshToken,
+  revokeRefreshToken,
+} from '../auth/refresh-tokens.ts';
+import { blockedFor, clearFailures, hit, recordFailure } from '../auth/sign-in-limits.ts';
+import { bumpTokenVersion } from '../auth/token-versions.ts';
+import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { accounts, roles, users, usersRoles } from '../db/schema/index.ts';
 import type { AppContext } from './context.ts';
 import { ApiException } from './errors.ts';
@@ -39,25 +48,51 @@ export function userDto(user: UserRow) {
   };
 }
 
-// Attempts are counted per address and per e-mail, so one noisy client cannot lock out another.
-const limited = (max: number) => ({
-  access: 'public' as const,
-  rateLimit: {
-    max,
-    timeWindow: '1 minute',
-    keyGenerator: (request: FastifyRequest) => {
-      const email = (request.body as { email?: unknown } | undefined)?.email;
-      return `${request.ip}:${typeof email === 'string' ? email.toLowerCase() : ''}`;
-    },
-  },
-});
-
 const normalise = (email: string) => email.trim().toLowerCase();
 
+/** The refresh credential's cookie: httpOnly, SameSite=Strict, sent only to the auth routes. */
+export const REFRESH_COOKIE = 'lampyr_refresh';
+
+/**
+ * Per-address limits (calls per window, in seconds), whatever the e-mail: one address cannot
+ * spray sign-ins, codes or registrations over many e-mails. Counted in the database.
+ */
+const PER_ADDRESS = {
+  login: [20, 60],
+  register: [10, 600],
+  'resend-otp': [10, 600],
+  'forgot-password': [10, 600],
+  'verify-otp': [20, 60],
+  'reset-password': [20, 60],
+  refresh: [60, 60],
+} as const;
+
+// A hash to verify against when the e-mail is unknown, so an unknown address costs the same time.
+let dummyHash: Promise<string> | undefined;
+const dummyVerify = (password: string) => {
+  dummyHash ??= hashSecret('lampyr-no-such-user');
+  return dummyHash.then((hashed) => verifySecret(hashed, password));
+};
+
+/**
+ * Sign-in, codes and tokens.
+ *
+ * Answers never tell whether an e-mail is registered: `register` answers 201 "check your mail"
+ * for a new address, an unverified one (a new code, the row untouched) and a verified one (its
+ * owner is mailed that someone tried); `forgot-password` and `resend-otp` answer the same either
+ * way; `login` verifies a password against a dummy hash for an unknown address. Mail is composed
+ * and sent after the answer, so its cost does not show in the answer's time either.
+ *
+ * Tokens: a 15-minute access token (with the user's token version) in the answer's body, and a
+ * refresh credential in an httpOnly cookie that `POST /auth/refresh` rotates. `logout`, a
+ * password change or reset bump the token version, which ends every token, refresh credential
+ * and open stream of the user.
+ */
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
   const auth = `${COMMAND_PREFIX}/auth`;
   const schema = { tags: ['auth'] };
+  const publicRoute = { config: { access: 'public' as const }, schema };
 
   const findUser = async (email: string) =>
     (
@@ -68,14 +103,46 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         .limit(1)
     )[0];
 
+  /** 429 once the key is over its limit. */
+  const limit = async (key: string, max: number, windowSeconds: number) => {
+    if (!(await hit(db, key, max, windowSeconds))) throw new ApiException('RATE_LIMITED');
+  };
+  const limitAddress = (request: FastifyRequest, route: keyof typeof PER_ADDRESS) => {
+    const [max, windowSeconds] = PER_ADDRESS[route];
+    return limit(`${route}:ip:${request.ip}`, max, windowSeconds);
+  };
+
+  // Work done after the answer (mail); awaited when the app closes.
+  const pending = new Set<Promise<void>>();
+  const later = (work: () => Promise<void>) => {
+    const running = work().catch((error: unknown) => app.log.error({ err: error }, 'sending a mail failed'));
+    pending.add(running);
+    void running.finally(() => pending.delete(running));
+  };
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pending]);
+  });
+
   const sendCode = async (user: UserRow, purpose: CodePurpose, t: TFunction) => {
     const code = await issueCode(db, user.id, purpose);
+    if (code === undefined) return; // over the hourly limit: nothing is sent
     const prefix = purpose === 'verify' ? 'mail.otp' : 'mail.reset';
     await ctx.mailer.send({
       to: user.email,
       subject: t(`${prefix}Subject`),
       text: t(`${prefix}Body`, { code, minutes: CODE_TTL_MINUTES }),
     });
+  };
+
+  /** A new access token and refresh cookie for the user at its current token version. */
+  const startSession = async (
+    reply: FastifyReply,
+    request: FastifyRequest,
+    user: { id: number; tokenVersion: number },
+  ) => {
+    const refresh = await issueRefreshToken(db, user.id, user.tokenVersion);
+    setRefreshCookie(reply, request, refresh);
+    return ctx.tokens.sign(user.id, user.tokenVersion);
   };
 
   const accountsOf = async (userId: number) => {
@@ -95,43 +162,61 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return page.content;
   };
 
-  app.post(`${auth}/register`, { config: limited(10), schema }, async (request, reply) => {
+  app.post(`${auth}/register`, publicRoute, async (request, reply) => {
+    await limitAddress(request, 'register');
     const body = parseBody(registerSchema, request.body);
     const email = normalise(body.email);
-    const existing = await findUser(email);
-    if (existing?.emailVerified) throw new ApiException('CONFLICT', 'errors.emailTaken');
+    // Hashed whatever happens next, so every branch costs the same.
     const passwordHash = await hashSecret(body.password);
-    const details = {
-      firstName: body.firstName,
-      lastName: body.lastName,
-      phoneNumber: body.phoneNumber,
-      title: body.title,
-      passwordHash,
-      updatedAt: new Date(),
-    };
-    let user: UserRow;
-    if (existing) {
-      [user] = (await db.update(users).set(details).where(eq(users.id, existing.id)).returning()) as [UserRow];
-    } else {
+    let user = await findUser(email);
+    if (!user) {
       const [adminRole] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'Administrator')).limit(1);
       if (!adminRole) throw new Error('The Administrator role is missing: the database was not seeded');
-      [user] = (await db
+      const [created] = await db
         .insert(users)
-        .values({ ...details, email, roleId: adminRole.id })
-        .returning()) as [UserRow];
+        .values({
+          email,
+          firstName: body.firstName,
+          lastName: body.lastName,
+          phoneNumber: body.phoneNumber,
+          title: body.title,
+          passwordHash,
+          roleId: adminRole.id,
+        })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      // Lost a race with another registration of the same address: that row stands, untouched.
+      user = created ?? (await findUser(email));
     }
-    await sendCode(user, 'verify', request.t);
+    const target = user;
+    const t = request.t;
+    if (target && !target.emailVerified) {
+      // A new or still unverified address gets a code; an existing row is never rewritten.
+      later(() => sendCode(target, 'verify', t));
+    } else if (target) {
+      later(async () => {
+        if (!(await hit(db, `registered-mail:${target.id}`, 3, 3600))) return;
+        await ctx.mailer.send({
+          to: target.email,
+          subject: t('mail.registeredSubject'),
+          text: t('mail.registeredBody'),
+        });
+      });
+    }
     return reply.status(201).send({ success: true, data: { email, verificationRequired: true } });
   });
 
-  app.post(`${auth}/resend-otp`, { config: limited(5), schema }, async (request) => {
+  app.post(`${auth}/resend-otp`, publicRoute, async (request) => {
+    await limitAddress(request, 'resend-otp');
     const { email } = parseBody(emailOnlySchema, request.body);
     const user = await findUser(email);
-    if (user && !user.emailVerified) await sendCode(user, 'verify', request.t);
+    const t = request.t;
+    if (user && !user.emailVerified) later(() => sendCode(user, 'verify', t));
     return { success: true, data: { email: normalise(email) } };
   });
 
-  app.post(`${auth}/verify-otp`, { config: limited(10), schema }, async (request) => {
+  app.post(`${auth}/verify-otp`, publicRoute, async (request) => {
+    await limitAddress(request, 'verify-otp');
     const { email, code } = parseBody(verifyOtpSchema, request.body);
     const user = await findUser(email);
     if (!user || user.emailVerified || !(await consumeCode(db, user.id, 'verify', code))) {
@@ -150,60 +235,108 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { success: true, data: { email: user.email, verified: true } };
   });
 
-  app.post(`${auth}/login`, { config: limited(10), schema }, async (request) => {
+  app.post(`${auth}/login`, publicRoute, async (request, reply) => {
+    await limitAddress(request, 'login');
     const { email, password } = parseBody(loginSchema, request.body);
+    const failures = `login:email:${normalise(email)}`;
+    // Failed sign-ins of one e-mail from anywhere: a short backoff that grows with each failure.
+    const wait = await blockedFor(db, failures);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      throw new ApiException('RATE_LIMITED');
+    }
     const user = await findUser(email);
-    if (!user || !(await verifySecret(user.passwordHash, password)))
+    const valid = user?.passwordHash ? await verifySecret(user.passwordHash, password) : await dummyVerify(password);
+    if (!user || !valid) {
+      await recordFailure(db, failures);
       throw new ApiException('UNAUTHENTICATED', 'errors.badLogin');
+    }
+    await clearFailures(db, failures);
     if (!user.emailVerified) throw new ApiException('FORBIDDEN', 'errors.notVerified');
-    const token = await ctx.tokens.sign(user.id);
-    return { success: true, data: { token, user: userDto(user), accounts: await accountsOf(user.id) } };
+    const token = await startSession(reply, request, user);
+    return {
+      success: true,
+      data: { token, expiresIn: TOKEN_TTL_SECONDS, user: userDto(user), accounts: await accountsOf(user.id) },
+    };
   });
 
-  app.post(`${auth}/forgot-password`, { config: limited(5), schema }, async (request) => {
+  app.post(`${auth}/refresh`, publicRoute, async (request, reply) => {
+    await limitAddress(request, 'refresh');
+    const presented = request.cookies[REFRESH_COOKIE];
+    const redeemed = presented ? await redeemRefreshToken(db, presented) : { ok: false as const };
+    const user = redeemed.ok
+      ? (await db.select().from(users).where(eq(users.id, redeemed.userId)).limit(1))[0]
+      : undefined;
+    if (!redeemed.ok || !user?.emailVerified || user.tokenVersion !== redeemed.tokenVersion) {
+      clearRefreshCookie(reply);
+      throw new ApiException('UNAUTHENTICATED');
+    }
+    if (redeemed.next) setRefreshCookie(reply, request, redeemed.next);
+    const token = await ctx.tokens.sign(user.id, user.tokenVersion);
+    return { success: true, data: { token, expiresIn: TOKEN_TTL_SECONDS } };
+  });
+
+  app.post(`${auth}/logout`, { config: { access: 'user' }, schema }, async (request, reply) => {
+    const presented = request.cookies[REFRESH_COOKIE];
+    if (presented) await revokeRefreshToken(db, presented);
+    // Every token, refresh credential and stream of the user ends (on every device).
+    await bumpTokenVersion(db, request.actor.userId);
+    clearRefreshCookie(reply);
+    return { success: true, data: { loggedOut: true } };
+  });
+
+  app.post(`${auth}/forgot-password`, publicRoute, async (request) => {
+    await limitAddress(request, 'forgot-password');
     const { email } = parseBody(emailOnlySchema, request.body);
     const user = await findUser(email);
+    const t = request.t;
     // The answer is the same whether or not the address is known.
-    if (user) await sendCode(user, 'reset', request.t);
+    if (user) later(() => sendCode(user, 'reset', t));
     return { success: true, data: { email: normalise(email) } };
   });
 
-  app.post(`${auth}/reset-password`, { config: limited(10), schema }, async (request) => {
+  app.post(`${auth}/reset-password`, publicRoute, async (request) => {
+    await limitAddress(request, 'reset-password');
     const { email, code, password } = parseBody(resetPasswordSchema, request.body);
     const user = await findUser(email);
     if (!user || !(await consumeCode(db, user.id, 'reset', code))) {
       throw new ApiException('VALIDATION', 'errors.badCode', {}, { code: request.t('errors.badCode') });
     }
-    // Proving the mailbox also verifies it.
+    // Proving the mailbox also verifies it; every earlier token and session ends.
     await db
       .update(users)
       .set({ passwordHash: await hashSecret(password), emailVerified: true, updatedAt: new Date() })
       .where(eq(users.id, user.id));
+    await bumpTokenVersion(db, user.id);
+    await clearFailures(db, `login:email:${user.email}`);
     return { success: true, data: { email: user.email } };
   });
 
-  app.post(
-    `${auth}/change-password`,
-    { config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } }, schema },
-    async (request) => {
-      const { currentPassword, newPassword } = parseBody(changePasswordSchema, request.body);
-      const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
-      if (!user) throw new ApiException('UNAUTHENTICATED');
-      if (!(await verifySecret(user.passwordHash, currentPassword))) {
-        throw new ApiException(
-          'VALIDATION',
-          'errors.wrongPassword',
-          {},
-          { currentPassword: request.t('errors.wrongPassword') },
-        );
-      }
-      await db
-        .update(users)
-        .set({ passwordHash: await hashSecret(newPassword), updatedAt: new Date() })
-        .where(eq(users.id, user.id));
-      return { success: true, data: { changed: true } };
-    },
-  );
+  app.post(`${auth}/change-password`, { config: { access: 'user' }, schema }, async (request, reply) => {
+    await limit(`change-password:user:${request.actor.userId}`, 10, 600);
+    const { currentPassword, newPassword } = parseBody(changePasswordSchema, request.body);
+    const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
+    if (!user) throw new ApiException('UNAUTHENTICATED');
+    if (!(await verifySecret(user.passwordHash, currentPassword))) {
+      throw new ApiException(
+        'VALIDATION',
+        'errors.wrongPassword',
+        {},
+        { currentPassword: request.t('errors.wrongPassword') },
+      );
+    }
+    await db
+      .update(users)
+      .set({ passwordHash: await hashSecret(newPassword), updatedAt: new Date() })
+      .where(eq(users.id, user.id));
+    // Every other session ends; this one continues with a new token.
+    const tokenVersion = await bumpTokenVersion(db, user.id);
+    const token = await startSession(reply, request, {
+      id: user.id,
+      tokenVersion: tokenVersion ?? user.tokenVersion + 1,
+    });
+    return { success: true, data: { changed: true, token, expiresIn: TOKEN_TTL_SECONDS } };
+  });
 
   // A new e-mail address is taken only once a code sent to it comes back (proof of the mailbox),
   // and only from its owner (the current password).
@@ -266,4 +399,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (!user) throw new ApiException('UNAUTHENTICATED');
     return { success: true, data: { user: userDto(user), accounts: await accountsOf(user.id) } };
   });
+}
+
+function setRefreshCookie(reply: FastifyReply, request: FastifyRequest, value: string): void {
+  reply.setCookie(REFRESH_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    path: `${COMMAND_PREFIX}/auth`,
+    maxAge: REFRESH_TTL_SECONDS,
+  });
+}
+
+function clearRefreshCookie(reply: FastifyReply): void {
+  reply.clearCookie(REFRESH_COOKIE, { path: `${COMMAND_PREFIX}/auth` });
 }

@@ -1,6 +1,7 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { TFunction } from 'i18next';
 import type { SecretBox } from '../auth/secret-box.ts';
+import type { TokenVersions } from '../auth/token-versions.ts';
 import type { Tokens } from '../auth/tokens.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -15,11 +16,6 @@ export type RouteAccess = 'public' | 'user';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
-    /**
-     * The token and account may come as `token` and `accountId` query parameters, for clients that
-     * cannot set headers (the browser's EventSource).
-     */
-    credentialsInQuery?: boolean;
   }
   interface FastifyInstance {
     /** Every route with the access it declared, for the test that no route is left unguarded. */
@@ -34,6 +30,8 @@ declare module 'fastify' {
 export interface AppContext {
   db: Db;
   tokens: Tokens;
+  /** Each user's current token version (a token of an older one is refused). */
+  tokenVersions: TokenVersions;
   mailer: Mailer;
   /** An administrator changed a user's role or membership (tenancy-policy.ts): their tokens should end. */
   onSecurityEdit(userId: number): Promise<void>;

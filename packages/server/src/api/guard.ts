@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { TokenClaims } from '../auth/tokens.ts';
 import { pickLanguage, translator } from '../i18n/translate.ts';
 import type { AppContext, RouteAccess } from './context.ts';
 import { ApiException } from './errors.ts';
@@ -33,18 +34,16 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
     request.t = translator(pickLanguage(request.headers['accept-language']));
     const access = request.routeOptions.config?.access;
     if (access !== 'user') return;
-    const fromQuery = request.routeOptions.config?.credentialsInQuery
-      ? (request.query as Record<string, unknown> | undefined)
-      : undefined;
-    const userId = await authenticate(ctx, request, fromQuery?.token);
+    const { userId, version } = await authenticate(ctx, request);
     const accounts = await ctx.access.accountsOf(userId);
     request.actor = {
       userId,
+      tokenVersion: version,
       accessibleAccountIds: [...accounts.keys()],
       accounts,
       isPlatformOperator: await ctx.access.isPlatformOperator(userId),
     };
-    const header = request.headers['x-account-id'] ?? fromQuery?.accountId;
+    const header = request.headers['x-account-id'];
     if (header === undefined || header === '') return;
     const accountId = Number(header);
     if (!Number.isSafeInteger(accountId) || accountId < 1) throw new ApiException('ACCOUNT_FORBIDDEN');
@@ -54,14 +53,15 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
-async function authenticate(ctx: AppContext, request: FastifyRequest, queryToken?: unknown): Promise<number> {
+/**
+ * The token comes only in the Authorization header (never in a URL, where it would be logged): a
+ * valid signature, unexpired, and of the user's current token version.
+ */
+async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<TokenClaims> {
   const header = request.headers.authorization;
-  const token = header?.startsWith('Bearer ')
-    ? header.slice(7).trim()
-    : typeof queryToken === 'string'
-      ? queryToken
-      : undefined;
-  const userId = token ? await ctx.tokens.verify(token) : undefined;
-  if (!userId) throw new ApiException('UNAUTHENTICATED');
-  return userId;
+  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+  const claims = token ? await ctx.tokens.verify(token) : undefined;
+  if (!claims || !(await ctx.tokenVersions.isCurrent(claims.userId, claims.version)))
+    throw new ApiException('UNAUTHENTICATED');
+  return claims;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -37,22 +37,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app on a fresh database, seeded with the demo data unless `demo: false`; `app` adds options of buildApp. */
+/**
+ * The app on a fresh database (or the one given), seeded with the demo data unless `demo: false`;
+ * `app` adds options of buildApp.
+ */
 export async function startTestApp(
-  options: { demo?: boolean; app?: Partial<Omit<AppOptions, 'db'>> } = {},
+  options: Pick<AppOptions, 'trustedProxies' | 'logger' | 'live'> & {
+    demo?: boolean;
+    app?: Partial<Omit<AppOptions, 'db'>>;
+    database?: Database;
+    seeded?: SeedResult;
+  } = {},
 ): Promise<TestApp> {
-  const database = await testDatabase();
-  const seeded = await seed(database.db, {
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    demo: options.demo ?? true,
-  });
+  const database = options.database ?? (await testDatabase());
+  const seeded =
+    options.seeded ??
+    (await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: options.demo ?? true }));
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-test-'));
   const { app } = await buildApp({
     db: database.db,
     jwtSecret: JWT_SECRET,
     secretBox: testSecretBox(),
     dataDir,
+    trustedProxies: options.trustedProxies,
+    logger: options.logger,
+    live: options.live,
     ...options.app,
   });
   await app.ready();
@@ -63,7 +72,7 @@ export async function startTestApp(
     dataDir,
     async close() {
       await app.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }
@@ -80,6 +89,8 @@ export class Client {
   token?: string;
   accountId?: number;
   language?: string;
+  /** The refresh cookie, kept and sent back as a browser would (to the auth path only). */
+  refreshCookie?: string;
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -88,12 +99,16 @@ export class Client {
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (this.accountId !== undefined) headers['x-account-id'] = String(this.accountId);
     if (this.language) headers['accept-language'] = this.language;
+    if (this.refreshCookie && url.startsWith('/command/api/auth/'))
+      headers.cookie = `lampyr_refresh=${this.refreshCookie}`;
     const response = await this.app.inject({
       method: method as 'GET',
       url,
       headers,
       ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
     });
+    const refresh = response.cookies.find((c) => c.name === 'lampyr_refresh');
+    if (refresh) this.refreshCookie = refresh.value || undefined;
     let body: Call['body'];
     try {
       body = JSON.parse(response.body);
@@ -131,17 +146,30 @@ export class Client {
 
 export const page = (page: number, size = 10, sort: string[] = []) => ({ page, size, sort });
 
-/** The newest code e-mailed to `email`, read from the development outbox. */
-export function lastCode(dataDir: string, email: string): string {
+/** The mails to `email` in the development outbox, oldest first. */
+export function mailsTo(dataDir: string, email: string): string[] {
   const outbox = join(dataDir, 'outbox');
-  const files = readdirSync(outbox)
+  if (!existsSync(outbox)) return [];
+  return readdirSync(outbox)
     .filter((f) => f.endsWith(`${email}.eml`))
-    .sort();
-  const last = files.at(-1);
-  if (!last) throw new Error(`no mail to ${email}`);
-  const match = readFileSync(join(outbox, last), 'utf8').match(/\b(\d{6})\b/);
-  if (!match?.[1]) throw new Error('no code in the mail');
-  return match[1];
+    .sort()
+    .map((f) => readFileSync(join(outbox, f), 'utf8'));
+}
+
+/**
+ * The newest code e-mailed to `email`, read from the development outbox. Mail leaves after the
+ * answer, so this waits for one newer than `after` (a count of earlier mails) for a while.
+ */
+export async function lastCode(dataDir: string, email: string, after?: number): Promise<string> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const mails = mailsTo(dataDir, email);
+    const last = mails.length > (after ?? 0) ? mails.at(-1) : undefined;
+    const match = last?.match(/\b(\d{6})\b/);
+    if (match?.[1]) return match[1];
+    if (Date.now() > until) throw new Error(`no code mailed to ${email}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 export async function countRows(database: Database, table: string): Promise<number> {

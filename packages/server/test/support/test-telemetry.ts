@@ -5,13 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { CommandEvents } from '../../src/api/command-events.ts';
 import type { AppContext } from '../../src/api/context.ts';
-import { buildApp } from '../../src/app.ts';
+import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connect.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
 import { type Ingest, startIngest } from '../../src/ingest/ingest-service.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
 import { LiveEvents } from '../../src/stream/live-events.ts';
-import { ADMIN, JWT_SECRET, testDatabase, testSecretBox } from './test-app.ts';
+import { ADMIN, type Client, JWT_SECRET, testDatabase, testSecretBox } from './test-app.ts';
 
 /** Which broker the ingest tests use: the real one named by the project, else Aedes on a free port. */
 export const TEST_BROKER = process.env.LAMPYR_TEST_MQTT ?? 'aedes';
@@ -70,7 +70,7 @@ export interface TelemetryTestApp {
 
 /** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
 export async function startTelemetryTestApp(
-  options: { downlinkTimeoutMs?: number; brokerUrl?: (url: string) => string } = {},
+  options: { downlinkTimeoutMs?: number; brokerUrl?: (url: string) => string; logger?: AppOptions['logger'] } = {},
 ): Promise<TelemetryTestApp> {
   const database = await testDatabase();
   const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
@@ -83,6 +83,7 @@ export async function startTelemetryTestApp(
     dataDir: 'unused',
     live,
     commands,
+    logger: options.logger,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const broker = await startTestBroker();
@@ -125,14 +126,27 @@ export async function startTelemetryTestApp(
 export interface StreamReader {
   events: { event: string; data: Record<string, unknown> }[];
   status: number;
+  /** The server ended the stream. */
+  ended: boolean;
   close(): void;
 }
 
-/** Reads server-sent events as a browser's EventSource would (credentials in the query). */
+/** Reads server-sent events as a browser's EventSource would (the ticket in the query). */
 export function openStream(url: string): Promise<StreamReader> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, (response) => {
-      const reader: StreamReader = { events: [], status: response.statusCode ?? 0, close: () => request.destroy() };
+      const reader: StreamReader = {
+        events: [],
+        status: response.statusCode ?? 0,
+        ended: false,
+        close: () => request.destroy(),
+      };
+      response.on('end', () => {
+        reader.ended = true;
+      });
+      response.on('close', () => {
+        reader.ended = true;
+      });
       let buffer = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -154,6 +168,20 @@ export function openStream(url: string): Promise<StreamReader> {
       if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
     });
   });
+}
+
+/** Opens the stream as the console does: a ticket with the client's token and account, then the stream. */
+export async function openStreamAs(
+  baseUrl: string,
+  client: Client,
+  accountId = client.accountId,
+): Promise<StreamReader> {
+  const saved = client.accountId;
+  client.accountId = accountId;
+  const ticket = await client.call('POST', '/query/api/stream/ticket', {});
+  client.accountId = saved;
+  if (ticket.status !== 200) throw new Error(`no stream ticket: ${ticket.status} ${ticket.raw}`);
+  return openStream(`${baseUrl}/query/api/stream?ticket=${encodeURIComponent(ticket.body.data.ticket)}`);
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */

@@ -1,6 +1,6 @@
 import { EmptyResponseError, FetchError, HttpError, ParsingError, TimeoutError } from './api-errors.ts';
 import { runtimeConfig } from './runtime-config.ts';
-import { authToken, selectedAccountId } from './session-storage.ts';
+import { authToken, saveAuthToken, selectedAccountId } from './session-storage.ts';
 
 export type Api = 'query' | 'command';
 
@@ -50,6 +50,38 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | undefined)
   onUnauthorized = handler;
 }
 
+const REFRESH_PATH = 'auth/refresh';
+let renewing: Promise<boolean> | undefined;
+
+/**
+ * Silent renewal: access tokens live a quarter of an hour; the server keeps a refresh credential
+ * in an httpOnly cookie (the console never sees it) and `auth/refresh` answers a new token and
+ * rotates the cookie. Concurrent callers share one renewal. False when the session is over
+ * (logged out elsewhere, password changed, refresh expired).
+ */
+export function renewSession(): Promise<boolean> {
+  renewing ??= (async () => {
+    try {
+      const response = await fetch(apiUrl('command', REFRESH_PATH), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': language },
+        body: '{}',
+        credentials: 'same-origin',
+      });
+      if (!response.ok) return false;
+      const token = ((await response.json()) as { data?: { token?: unknown } }).data?.token;
+      if (typeof token !== 'string' || !token) return false;
+      saveAuthToken(token);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      renewing = undefined;
+    }
+  })();
+  return renewing;
+}
+
 export function apiUrl(api: Api, path: string): string {
   return `${baseUrl(api)}/${path.replace(/^\//, '')}`;
 }
@@ -59,6 +91,10 @@ export function apiUrl(api: Api, path: string): string {
  * thrown as an HttpError with its envelope. The timeout covers the wait for the answer's head.
  */
 export async function send(api: Api, path: string, options: RequestOptions = {}): Promise<Response> {
+  return sendOnce(api, path, options);
+}
+
+async function sendOnce(api: Api, path: string, options: RequestOptions, renewed = false): Promise<Response> {
   const { method = 'GET', body, signal, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -86,7 +122,11 @@ export async function send(api: Api, path: string, options: RequestOptions = {})
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);
   }
-  if (response.status === 401 && headers.Authorization) onUnauthorized?.();
+  if (response.status === 401 && headers.Authorization) {
+    // An expired access token is renewed once, silently, and the call sent again.
+    if (!renewed && (await renewSession())) return sendOnce(api, path, options, true);
+    onUnauthorized?.();
+  }
   if (!response.ok) {
     const text = await response.text();
     let parsed: unknown;

@@ -109,14 +109,20 @@ const RETRY_MS = 5000;
 let source: EventSource | undefined;
 let users = 0;
 let retry: ReturnType<typeof setTimeout> | undefined;
+/** Bumped by every open and close, so a ticket that arrives late opens nothing. */
+let attempt = 0;
 
-export function streamUrl(): string | undefined {
-  const token = authToken();
-  const accountId = selectedAccountId();
-  if (!token || !accountId) return undefined;
-  const query = new URLSearchParams({ accountId, token });
+/**
+ * The stream's URL with a fresh single-use ticket: EventSource cannot send the Authorization
+ * header, and a token never goes into a URL, so the ticket is asked for with the token (and the
+ * selected account) first. A refused ticket call goes through the client: an expired token is
+ * renewed, a revoked session ends.
+ */
+export async function streamUrl(): Promise<string | undefined> {
+  if (!authToken() || !selectedAccountId()) return undefined;
+  const { ticket } = await request<{ ticket: string }>('query', 'stream/ticket', { method: 'POST', body: {} });
   const url = apiUrl('query', 'stream');
-  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+  return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams({ ticket })}`;
 }
 
 function dispatch(type: LiveEvent['type'], data: string): void {
@@ -132,34 +138,46 @@ function dispatch(type: LiveEvent['type'], data: string): void {
 }
 
 function close(): void {
+  attempt += 1;
   clearTimeout(retry);
   retry = undefined;
   source?.close();
   source = undefined;
 }
 
-function open(): void {
+function retryLater(): void {
+  useLiveState.setState({ state: 'retrying' });
+  clearTimeout(retry);
+  retry = setTimeout(() => {
+    if (users > 0) void open();
+  }, RETRY_MS);
+}
+
+async function open(): Promise<void> {
   close();
-  const url = streamUrl();
-  if (!url || typeof EventSource === 'undefined') return;
+  const mine = attempt;
+  if (typeof EventSource === 'undefined') return;
   useLiveState.setState({ state: 'connecting' });
+  let url: string | undefined;
+  try {
+    url = await streamUrl();
+  } catch {
+    if (mine === attempt) retryLater();
+    return;
+  }
+  if (!url || mine !== attempt) return;
   const es = new EventSource(url);
   source = es;
   es.onopen = () => useLiveState.setState({ state: 'open' });
   for (const type of ['value', 'status', 'write'] as const)
     es.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   es.onerror = () => {
-    // The browser reconnects by itself after a dropped stream; a refused one (401, 5xx) is closed.
-    if (es.readyState !== EventSource.CLOSED) {
-      useLiveState.setState({ state: 'retrying' });
-      return;
-    }
-    useLiveState.setState({ state: 'retrying' });
-    // A call through the client hears a 401 and ends the session; anything else is retried.
-    void request('query', 'auth/me').catch(() => undefined);
-    retry = setTimeout(() => {
-      if (users > 0 && source === es) open();
-    }, RETRY_MS);
+    // A ticket opens one connection: the browser's own reconnect would be refused, so a dropped
+    // or refused stream is closed here and opened again with a new ticket.
+    if (source !== es) return;
+    es.close();
+    source = undefined;
+    retryLater();
   };
 }
 
@@ -170,7 +188,7 @@ function open(): void {
 export function useLiveStream(): LiveState {
   useEffect(() => {
     users += 1;
-    if (users === 1) open();
+    if (users === 1) void open();
     return () => {
       users -= 1;
       if (users === 0) {

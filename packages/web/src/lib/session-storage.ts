@@ -76,6 +76,13 @@ export function authToken(): string | null {
   return readItem(STORAGE_KEYS.authToken);
 }
 
+/** Replaces the access token (a silent renewal) where it is kept, or in local storage. */
+export function saveAuthToken(token: string): void {
+  const holders = stores().filter((store) => store.getItem(STORAGE_KEYS.authToken) !== null);
+  if (holders.length === 0) writeLocal(STORAGE_KEYS.authToken, token);
+  for (const store of holders) store.setItem(STORAGE_KEYS.authToken, token);
+}
+
 function parseJson(text: string | null): unknown {
   if (text === null) return undefined;
   try {

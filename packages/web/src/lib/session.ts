@@ -1,4 +1,5 @@
 import { CONSTANTS } from '@lampyr/contract';
+import { request } from './api-client.ts';
 import { clearApiCaches, queryClient } from './query-client.ts';
 import { type AccountSummary, removeBoth, SESSION_KEYS, saveSelectedAccount } from './session-storage.ts';
 
@@ -22,4 +23,17 @@ export function switchAccount(
 export function signOut(): void {
   removeBoth(SESSION_KEYS);
   clearApiCaches(queryClient);
+}
+
+/**
+ * Logout as the user asks for it: the server revokes the user's tokens, refresh credential and
+ * open streams first (whatever it answers, the console then forgets the session).
+ */
+export async function logout(): Promise<void> {
+  try {
+    await request('command', 'auth/logout', { method: 'POST', body: {}, timeoutMs: 5000 });
+  } catch {
+    // Already signed out, or the server is unreachable: the local session ends anyway.
+  }
+  signOut();
 }

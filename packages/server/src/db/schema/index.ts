@@ -1,4 +1,5 @@
 export * from './assets.ts';
+export * from './auth.ts';
 export * from './operations.ts';
 export { resourceTables } from './resource-table.ts';
 export * from './system.ts';
@@ -7,7 +8,7 @@ export * from './system.ts';
 export const internalColumns: Record<string, string[]> = {
   'channel-read-values': ['frameKey'],
   // Identity belongs to the person: no generic write sets a password or a pending address.
-  users: ['passwordHash', 'pendingEmail'],
+  users: ['passwordHash', 'pendingEmail', 'tokenVersion'],
   devices: ['mqttPasswordEncrypted'],
   'channel-write-values': ['downlinkId'],
 };

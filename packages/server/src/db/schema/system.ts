@@ -75,6 +75,8 @@ export const users = resourceTable(
     isPlatformOperator: boolean().notNull().default(false),
     /** A new address waiting for the code sent to it (change of e-mail). */
     pendingEmail: text(),
+    /** In every token; bumping it revokes the user's tokens, refresh credentials and streams. */
+    tokenVersion: integer().notNull().default(0),
   }),
 );
 

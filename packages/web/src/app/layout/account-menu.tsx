@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChangeEmailDialog } from '../../features/auth/change-email-dialog.tsx';
-import { signOut, switchAccount } from '../../lib/session.ts';
+import { logout, switchAccount } from '../../lib/session.ts';
 import { type AccountSummary, accountDisplayName, storedAccounts } from '../../lib/session-storage.ts';
 
 /**
@@ -44,8 +44,7 @@ export function AccountMenu({ selected }: { selected: AccountSummary | undefined
     if (key === 'change-password') navigate('/ChangePasword');
     else if (key === 'change-email') setChangingEmail(true);
     else if (key === 'logout') {
-      signOut();
-      navigate('/login', { replace: true });
+      void logout().then(() => navigate('/login', { replace: true }));
     } else if (key.startsWith('account:')) {
       const account = accounts.find((a) => `account:${String(a.id)}` === key);
       if (account) switchAccount(account);

@@ -21,7 +21,7 @@ export const authApi = {
   resetPassword: (body: { email: string; code: string; password: string }) =>
     request<unknown>('command', 'auth/reset-password', { method: 'POST', body }),
   changePassword: (body: { currentPassword: string; newPassword: string }) =>
-    request<unknown>('command', 'auth/change-password', { method: 'POST', body }),
+    request<{ changed: boolean; token: string }>('command', 'auth/change-password', { method: 'POST', body }),
   changeEmail: (body: { newEmail: string; password: string }) =>
     request<{ pendingEmail: string }>('command', 'auth/change-email', { method: 'POST', body }),
   confirmEmail: (body: { code: string }) =>

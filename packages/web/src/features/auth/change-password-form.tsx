@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/error-message.ts';
+import { saveAuthToken } from '../../lib/session-storage.ts';
 import { authApi } from './auth-api.ts';
 import { confirmRules, newPasswordRules, requiredRule } from './auth-rules.ts';
 
@@ -21,7 +22,12 @@ export function ChangePasswordForm() {
     setPending(true);
     setOutcome(undefined);
     try {
-      await authApi.changePassword({ currentPassword: values.currentPassword, newPassword: values.newPassword });
+      const { token } = await authApi.changePassword({
+        currentPassword: values.currentPassword,
+        newPassword: values.newPassword,
+      });
+      // Every other session of the user ended; this one continues with the new token.
+      saveAuthToken(token);
       form.resetFields();
       setOutcome({ type: 'success', text: t('auth.changePassword.done') });
     } catch (e) {
