@@ -129,6 +129,11 @@ describe('TRUSTED_PROXIES', () => {
 });
 
 describe('rate limits that hold', () => {
+  it('counts failures only: a whole office behind one address signs in, uncounted', async () => {
+    const c = new Client(direct.app);
+    for (let i = 0; i < 25; i++) expect((await c.login()).status).toBe(200);
+  });
+
   it('ignores a forged X-Forwarded-For without a trusted proxy: the address limit still answers 429', async () => {
     const c = new Client(direct.app);
     const statuses: number[] = [];

@@ -379,6 +379,9 @@ describe('platform operators', () => {
     expect((await c.call('GET', '/query/api/auth/me')).body.data.user.isPlatformOperator).toBe(true);
     expect((await c.create('countries', { name: 'Narnia' })).status).toBe(201);
     expect((await platform(c, 'operators', { userId: person.id, isPlatformOperator: false })).status).toBe(200);
+    // A change of operator status is a security edit: the person's sessions end with it.
+    expect((await c.create('countries', { name: 'Narnia 2' })).status).toBe(401);
+    await c.login(person.email, 'chosen-password-1');
     expect((await c.create('countries', { name: 'Narnia 2' })).status).toBe(403);
 
     const adminId = (await admin.call('GET', '/query/api/auth/me')).body.data.user.id;

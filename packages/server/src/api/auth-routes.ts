@@ -19,7 +19,7 @@ import {
   redeemRefreshToken,
   revokeRefreshToken,
 } from '../auth/refresh-tokens.ts';
-import { blockedFor, clearFailures, hit, recordFailure } from '../auth/sign-in-limits.ts';
+import { blockedFor, clearFailures, hit, recordFailure, under } from '../auth/sign-in-limits.ts';
 import { bumpTokenVersion } from '../auth/token-versions.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { accounts, roles, users, usersRoles } from '../db/schema/index.ts';
@@ -236,7 +236,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   app.post(`${auth}/login`, publicRoute, async (request, reply) => {
-    await limitAddress(request, 'login');
+    // Failed sign-ins count per address (a whole office behind one NAT signing in at 8:00 is not an
+    // attack): past the limit, even a right password waits for the window to pass.
+    const [max, windowSeconds] = PER_ADDRESS.login;
+    const addressKey = `login:ip:${request.ip}`;
+    if (!(await under(db, addressKey, max, windowSeconds))) throw new ApiException('RATE_LIMITED');
     const { email, password } = parseBody(loginSchema, request.body);
     const failures = `login:email:${normalise(email)}`;
     // Failed sign-ins of one e-mail from anywhere: a short backoff that grows with each failure.
@@ -248,6 +252,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const user = await findUser(email);
     const valid = user?.passwordHash ? await verifySecret(user.passwordHash, password) : await dummyVerify(password);
     if (!user || !valid) {
+      await hit(db, addressKey, max, windowSeconds);
       await recordFailure(db, failures);
       throw new ApiException('UNAUTHENTICATED', 'errors.badLogin');
     }

@@ -32,6 +32,14 @@ export async function hit(db: Db, key: string, max: number, windowSeconds: numbe
   return hits <= max;
 }
 
+/** Whether `key` is still under `max` calls in its current window, without counting one. */
+export async function under(db: Db, key: string, max: number, windowSeconds: number): Promise<boolean> {
+  const result = await db.execute(sql`
+    SELECT hits FROM auth_limits
+    WHERE key = ${key} AND window_start > now() - ${windowSeconds} * interval '1 second'`);
+  return Number(rowsOf<{ hits: number }>(result)[0]?.hits ?? 0) < max;
+}
+
 /** Seconds the key is still blocked for (0: not blocked). */
 export async function blockedFor(db: Db, key: string): Promise<number> {
   const result = await db.execute(sql`
