@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
+import { MAX_PACKET_BYTES } from './device-input.ts';
 
 export interface BrokerCredentials {
   username: string;
@@ -14,6 +15,8 @@ export interface EmbeddedBrokerOptions {
   /** Devices and ChirpStack: publish uplinks and answers, subscribe to their commands. */
   devices?: BrokerCredentials;
   allowAnonymous: boolean;
+  /** A client sending a larger MQTT packet is disconnected before it is read (default 256 KiB). */
+  maxPacketBytes?: number;
 }
 
 export interface EmbeddedBroker {
@@ -64,7 +67,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       return done(null, null);
     },
   });
-  const server = net.createServer(aedes.handle);
+  const maxPacketBytes = options.maxPacketBytes ?? MAX_PACKET_BYTES;
+  const server = net.createServer((socket) => {
+    aedes.handle(socket);
+    limitPacketSize(socket, maxPacketBytes);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
@@ -88,4 +95,49 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         setTimeout(resolve, 2000).unref();
       }),
   };
+}
+
+/**
+ * Aedes reads a packet whole before anyone may look at it, up to MQTT's 256 MB. This follows the
+ * packet boundaries of what Aedes reads from a client (each fixed header's remaining length) and
+ * drops the client when a packet announces more than `max` bytes, so at most a chunk of it is read.
+ */
+function limitPacketSize(socket: net.Socket, max: number): void {
+  let state: 'header' | 'length' | 'body' = 'header';
+  let length = 0;
+  let multiplier = 1;
+  let remaining = 0;
+  socket.on('data', (chunk: Buffer) => {
+    let i = 0;
+    while (i < chunk.length) {
+      if (state === 'body') {
+        const take = Math.min(remaining, chunk.length - i);
+        i += take;
+        remaining -= take;
+        if (remaining === 0) state = 'header';
+        continue;
+      }
+      const byte = chunk[i++] as number;
+      if (state === 'header') {
+        state = 'length';
+        length = 0;
+        multiplier = 1;
+        continue;
+      }
+      length += (byte & 0x7f) * multiplier;
+      multiplier *= 128;
+      if (byte & 0x80) {
+        // The remaining length takes four bytes at most.
+        if (multiplier > 128 ** 3) socket.destroy();
+        else continue;
+        return;
+      }
+      if (length > max) {
+        socket.destroy();
+        return;
+      }
+      remaining = length;
+      state = remaining ? 'body' : 'header';
+    }
+  });
 }
