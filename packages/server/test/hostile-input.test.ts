@@ -4,7 +4,14 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriter, type IngestUnit } from '../src/ingest/batch-writer.ts';
 import { DeviceDirectory } from '../src/ingest/device-directory.ts';
-import { MAX_PAYLOAD_BYTES } from '../src/ingest/device-input.ts';
+import {
+  cleanLine,
+  cleanText,
+  deviceTime,
+  frameCounter,
+  isServableTopic,
+  MAX_PAYLOAD_BYTES,
+} from '../src/ingest/device-input.ts';
 import { type Delivery, MqttSubscriber } from '../src/ingest/mqtt-subscriber.ts';
 import { INGEST_TOPICS, UplinkHandler } from '../src/ingest/uplink-handler.ts';
 import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '../src/seed/street-lighting.ts';
@@ -119,6 +126,37 @@ beforeAll(async () => {
 afterAll(async () => {
   await publisher?.endAsync();
   await t?.close();
+});
+
+describe('the bounds themselves', () => {
+  it('cleans text: controls, direction overrides and lone surrogates out, pairs never cut', () => {
+    expect(cleanLine('a\u0000b\u0007c\u009bd\u202ee\u2066f\ufeffg\nh', 100)).toBe('abcdefgh');
+    expect(cleanText('line 1\r\n\tline 2\u0000', 100)).toBe('line 1\r\n\tline 2');
+    expect(cleanLine('x\ud800y\udc00z', 100)).toBe('x\ufffdy\ufffdz');
+    expect(cleanLine('ab😀', 3)).toBe('ab');
+    expect(cleanLine('ab😀', 4)).toBe('ab😀');
+    expect(cleanLine('Kadıköy ışık', 100)).toBe('Kadıköy ışık');
+    expect(isServableTopic('lampyr/kdk-ip-0001/up')).toBe(true);
+    expect(isServableTopic('lampyr/kdk\u0000/up')).toBe(false);
+    expect(isServableTopic(`lampyr/${'x'.repeat(300)}/up`)).toBe(false);
+  });
+
+  it('takes frame counters 0 … 2³²−1 only, and device times within −7 days … +5 minutes', () => {
+    expect([0, 1, 2 ** 32 - 1, '42', undefined].map(frameCounter)).toEqual([0, 1, 2 ** 32 - 1, 42, 0]);
+    for (const bad of [-1, 0.5, 2 ** 32, Number.NaN, Infinity, '-1', '1e3', ' 1', '9'.repeat(11), null, [], {}])
+      expect(frameCounter(bad)).toBeUndefined();
+    const now = new Date('2026-11-23T12:00:00Z');
+    expect(deviceTime(undefined, now)).toEqual({ kind: 'absent' });
+    expect(deviceTime('yesterday', now)).toEqual({ kind: 'invalid' });
+    expect(deviceTime(12, now)).toEqual({ kind: 'invalid' });
+    expect(deviceTime('2026-11-16T12:00:00Z', now)).toEqual({
+      kind: 'trusted',
+      time: new Date('2026-11-16T12:00:00Z'),
+    });
+    expect(deviceTime('2026-11-16T11:59:59Z', now)).toEqual({ kind: 'replaced', given: '2026-11-16T11:59:59Z' });
+    expect(deviceTime('2026-11-23T12:05:00Z', now).kind).toBe('trusted');
+    expect(deviceTime('2026-11-23T12:05:01Z', now).kind).toBe('replaced');
+  });
 });
 
 describe('device strings are cleaned and bounded', () => {
