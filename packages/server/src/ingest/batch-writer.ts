@@ -115,12 +115,13 @@ const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ET
 
 /**
  * Whether an error is the database's condition rather than the message's: connection lost, server
- * shutting down or overloaded, a deadlock, serialization or lock timeout, a statement cancelled. Such
- * a message is not acknowledged, so the broker delivers it again once the database is back.
+ * shutting down or overloaded, a deadlock, a timeout, a missing table or privilege. Only data
+ * exceptions (22), integrity constraints (23) and program limits (54) are a message's fault. A
+ * message failing otherwise is not acknowledged, so the broker delivers it again later.
  */
 export function isTransientError(error: unknown): boolean {
   const state = sqlStateOf(error);
-  if (state) return /^(08|40|53|57|58)/.test(state) || state === '55P03' || state === '55006';
+  if (state) return !/^(22|23|54)/.test(state);
   for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && TRANSIENT_NODE_CODES.has(code)) return true;
