@@ -215,7 +215,7 @@ describe('device strings are cleaned and bounded', () => {
       return r.length === bad.length + 1 && r;
     });
     expect(logs.every((l) => l.device_uid === devEui && l.account_id === kadikoy)).toBe(true);
-    const long = logs.find((l) => l.detail?.includes('5000 characters'));
+    const long = logs.find((l) => l.detail?.startsWith(`fCnt: ${'9'.repeat(40)}… (5000)`));
     expect(long?.detail?.length).toBeLessThan(100);
     expect(await readingsOf(deviceId)).toEqual([]);
 
@@ -342,10 +342,10 @@ describe('device times', () => {
     });
     expect(notes.map((n) => n.detail).sort()).toEqual(
       [
-        'device time 0001-01-01T00:00:00.000Z',
-        'device time +275760-09-13T00:00:00.000Z',
-        'device time 0001-01-01T00:00:00Z',
-        'device time +275760-09-13T00:00:00.000Z',
+        'ts: 0001-01-01T00:00:00.000Z',
+        'ts: +275760-09-13T00:00:00.000Z',
+        'time: 0001-01-01T00:00:00Z',
+        'time: +275760-09-13T00:00:00.000Z',
       ].sort(),
     );
     expect(await partitions()).toEqual(before);
@@ -381,7 +381,7 @@ describe('device times', () => {
       },
     });
     const [failed] = (await dataLogs('store_failed')).filter((l) => l.device_uid === ipUidOf(4));
-    expect(failed?.detail).toBe('a reading dated 275760 is outside the years kept');
+    expect(failed?.detail).toBe('dateTime: +275760-09-13T00:00:00.000Z');
     expect(await partitions()).toEqual(before);
     expect(await readingsOf(deviceId)).toEqual([]);
   });
@@ -398,7 +398,7 @@ describe('payload size', () => {
       return r.length === 1 && r;
     });
     expect(logged?.account_id).toBe(kadikoy);
-    expect(logged?.detail).toBe(`${Buffer.byteLength(big)} bytes, at most ${MAX_PAYLOAD_BYTES}`);
+    expect(logged?.detail).toBe(`${Buffer.byteLength(big)} B > ${MAX_PAYLOAD_BYTES} B`);
     expect(logged?.payload.length).toBe(8192);
     expect(await readingsOf(deviceId)).toEqual([]);
     await expectIngestRuns();
@@ -467,7 +467,7 @@ describe('a unit the database refuses', () => {
     }
     expect(await readingsOf(ids[3] as number)).toEqual([]);
     const [failed] = (await dataLogs('store_failed')).filter((l) => l.topic === upTopic(bad));
-    expect(failed?.detail).toBe('the database refused the values (SQLSTATE 23514)');
+    expect(failed?.detail).toBe('SQLSTATE 23514');
     expect(failed?.detail).not.toMatch(/insert|select|unnest|channel_read_values/i);
   });
 

@@ -94,8 +94,9 @@ export interface WriterOptions {
 }
 
 /**
- * Why a unit is refused before the database sees it. Like a constraint the database enforces, it
- * concerns the unit alone: the rest of its batch is stored, the unit goes to the data log.
+ * Why a unit is refused before the database sees it (its message names the refused field and value).
+ * Like a constraint the database enforces, it concerns the unit alone: the rest of its batch is
+ * stored, the unit goes to the data log.
  */
 export class StoreRefusal extends Error {}
 
@@ -130,11 +131,14 @@ export function isTransientError(error: unknown): boolean {
   return false;
 }
 
-/** Why a unit was not stored, for the data log: the refusal or the SQLSTATE, never the statement. */
-function failureDetail(error: unknown): string {
+/**
+ * Why a unit was not stored, for the data log: the refused value or the SQLSTATE (data, not prose:
+ * the reason `store_failed` is what is translated), never the statement.
+ */
+function failureDetail(error: unknown): string | null {
   if (error instanceof StoreRefusal) return cleanLine(error.message, MAX_DETAIL_LENGTH);
   const state = sqlStateOf(error);
-  return state ? `the database refused the values (SQLSTATE ${state})` : 'the values could not be stored';
+  return state ? `SQLSTATE ${state}` : null;
 }
 
 /**
@@ -543,7 +547,7 @@ export class BatchWriter {
     for (const at of wanted.values()) {
       const year = at.getUTCFullYear();
       if (!(year >= FIRST_READING_YEAR && year <= lastYear))
-        throw new StoreRefusal(`a reading dated ${Number.isNaN(year) ? 'nowhere' : year} is outside the years kept`);
+        throw new StoreRefusal(`dateTime: ${Number.isNaN(year) ? 'NaN' : at.toISOString()}`);
     }
     for (const [key, at] of wanted) {
       // Another worker creating the same month at the same moment makes ours fail "already exists" (42P07).

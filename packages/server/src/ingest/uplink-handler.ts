@@ -87,11 +87,15 @@ interface Message {
   accountId?: number;
 }
 
-/** A value for a data log detail: strings cleaned and cut, anything else as short JSON. */
-function preview(value: unknown, max = 40): string {
+/**
+ * What a device sent in a field, for a data log detail: the field's name and its value (strings
+ * cleaned and cut, with their length; anything else as short JSON). Details hold data, not prose:
+ * the reason says what is wrong, in the reader's language.
+ */
+function shown(field: string, value: unknown, max = 40): string {
   const text = typeof value === 'string' ? value : String(JSON.stringify(value));
-  const shown = cleanLine(text, max);
-  return text.length > max ? `${shown}… (${text.length} characters)` : shown;
+  const cut = cleanLine(text, max);
+  return `${field}: ${text.length > max ? `${cut}… (${text.length})` : cut}`;
 }
 
 /** Turns one MQTT message into what must be stored for it; never throws on bad input. */
@@ -121,7 +125,7 @@ export class UplinkHandler {
       // The database being away is worth waiting for (the message is delivered again); anything
       // else about this message will not get better.
       if (isTransientError(error)) throw error;
-      unit = await this.log(m, 'bad_message', 'the message could not be read');
+      unit = await this.log(m, 'bad_message');
     }
     unit.source = { accountId: m.accountId, topic: m.topic, deviceUid: m.deviceUid, payload };
     return unit;
@@ -150,7 +154,9 @@ export class UplinkHandler {
     // The network server's time (when the gateways heard the frame), within the window.
     const stated = deviceTime(message.time, m.receivedAt);
     const notes =
-      stated.kind === 'replaced' || stated.kind === 'invalid' ? [this.note(m, 'time_replaced', stated)] : [];
+      stated.kind === 'replaced' || stated.kind === 'invalid'
+        ? [this.note(m, 'time_replaced', 'time', message.time)]
+        : [];
     const time = stated.kind === 'trusted' ? stated.time : m.receivedAt;
     let unit: IngestUnit;
     switch (event) {
@@ -193,7 +199,7 @@ export class UplinkHandler {
     stamped: boolean,
   ): Promise<IngestUnit> {
     const fCnt = frameCounter(message.fCnt);
-    if (fCnt === undefined) return this.log(m, 'bad_fcnt', `fCnt ${preview(message.fCnt)}`);
+    if (fCnt === undefined) return this.log(m, 'bad_fcnt', shown('fCnt', message.fCnt));
     const frameKey = `fcnt:${fCnt}`;
     let values: DecodedValue[] | undefined;
     // The network server's codec output wins when it names any of our channels.
@@ -202,9 +208,9 @@ export class UplinkHandler {
       if (named.length) values = named;
     }
     if (!values) {
-      if (typeof message.data !== 'string') return this.log(m, 'bad_message', 'no data');
+      if (typeof message.data !== 'string') return this.log(m, 'bad_message', 'data');
       const decoded = decodePayload(device.readChannels, Buffer.from(message.data, 'base64'));
-      if (!decoded.ok) return this.log(m, decoded.reason, decoded.detail);
+      if (!decoded.ok) return this.log(m, decoded.reason);
       values = decoded.values;
     }
     const at = stamped ? time : await this.frameTime(m, device, values, frameKey);
@@ -224,15 +230,15 @@ export class UplinkHandler {
     if (!message) return this.log(m, 'bad_json');
     if (kind === 'ack') {
       const id = writeIdOf(message.id);
-      if (id === undefined) return this.log(m, 'bad_message', `id ${preview(message.id)}`);
+      if (id === undefined) return this.log(m, 'bad_message', shown('id', message.id));
       const ok = message.ok === true;
       const text = textOrNull(message.message, MAX_MESSAGE_LENGTH);
       return { answers: [{ id, status: ok ? 'acknowledged' : 'failed', message: text, answeredAt: m.receivedAt }] };
     }
     if (kind !== 'up') return this.log(m, 'unknown_topic');
-    if (!isObject(message.values)) return this.log(m, 'bad_message', 'no values');
+    if (!isObject(message.values)) return this.log(m, 'bad_message', 'values');
     const stated = deviceTime(message.ts, m.receivedAt);
-    if (stated.kind === 'invalid') return this.log(m, 'bad_message', `ts ${preview(message.ts)}`);
+    if (stated.kind === 'invalid') return this.log(m, 'bad_message', shown('ts', message.ts));
     const values = mapNamedValues(device.readChannels, message.values);
     if (!values.length) return this.log(m, 'no_known_channels');
     if (stated.kind === 'trusted') {
@@ -247,7 +253,7 @@ export class UplinkHandler {
     return {
       readings: readingsOf(device, values, at, frameKey),
       seen: { accountId: device.accountId, deviceId: device.id, dateTime: at, rssi: null, snr: null },
-      ...(stated.kind === 'replaced' ? { logs: [this.note(m, 'time_replaced', stated)] } : {}),
+      ...(stated.kind === 'replaced' ? { logs: [this.note(m, 'time_replaced', 'ts', message.ts)] } : {}),
     };
   }
 
@@ -271,18 +277,18 @@ export class UplinkHandler {
   }
 
   private tooLarge(m: Message): Promise<IngestUnit> {
-    return this.log(m, 'payload_too_large', `${m.payload.length} bytes, at most ${MAX_PAYLOAD_BYTES}`);
+    return this.log(m, 'payload_too_large', `${m.payload.length} B > ${MAX_PAYLOAD_BYTES} B`);
   }
 
   /** A data log entry beside what is stored, for a message of a known device. */
-  private note(m: Message, reason: LogReason, stated: { kind: string; given?: string }): DataLogEntry {
+  private note(m: Message, reason: LogReason, field: string, value: unknown): DataLogEntry {
     return {
       accountId: m.accountId as number,
       topic: m.topic,
       deviceUid: m.deviceUid,
       reason,
       payload: payloadText(m.payload),
-      detail: stated.given === undefined ? 'no usable device time' : `device time ${stated.given}`,
+      detail: shown(field, value),
     };
   }
 
