@@ -382,6 +382,14 @@ describe('device times', () => {
     });
     const [failed] = (await dataLogs('store_failed')).filter((l) => l.device_uid === ipUidOf(4));
     expect(failed?.detail).toBe('dateTime: +275760-09-13T00:00:00.000Z');
+    // The database's own partition function refuses such months too, whoever calls it.
+    for (const at of ['0001-01-01T00:00:00Z', '275760-09-13T00:00:00Z']) {
+      const refused = await t.database.db.execute(sql`SELECT lampyr_ensure_reading_partition(${at}::timestamptz)`).then(
+        () => undefined,
+        (error: { cause?: { code?: string } }) => error.cause?.code,
+      );
+      expect(refused).toBe('22008');
+    }
     expect(await partitions()).toEqual(before);
     expect(await readingsOf(deviceId)).toEqual([]);
   });
