@@ -377,7 +377,7 @@ describe('device times', () => {
         accountId: kadikoy,
         topic: `lampyr/${ipUidOf(4)}/up`,
         deviceUid: ipUidOf(4),
-        payload: Buffer.from('{}'),
+        payload: '{}',
       },
     });
     const [failed] = (await dataLogs('store_failed')).filter((l) => l.device_uid === ipUidOf(4));
@@ -468,7 +468,7 @@ describe('a unit the database refuses', () => {
           accountId: kadikoy,
           topic: upTopic([...good, bad][k] as string),
           deviceUid: null,
-          payload: Buffer.from('x'),
+          payload: 'x',
         },
       };
     });

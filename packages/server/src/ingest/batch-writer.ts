@@ -2,7 +2,7 @@ import type { LiveWrite } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../stream/live-events.ts';
-import { cleanLine, MAX_DETAIL_LENGTH, payloadText } from './device-input.ts';
+import { cleanLine, cleanText, LOGGED_PAYLOAD_BYTES, MAX_DETAIL_LENGTH } from './device-input.ts';
 
 export interface Reading {
   accountId: number;
@@ -53,7 +53,8 @@ export interface UnitSource {
   accountId?: number;
   topic: string;
   deviceUid: string | null;
-  payload: Buffer;
+  /** The payload as text (the handler's, not the socket's buffer, which would keep its chunk alive). */
+  payload: string;
 }
 
 /** Everything one MQTT message leads to; stored in one transaction with the rest of its batch. */
@@ -346,7 +347,7 @@ export class BatchWriter {
       topic: unit.source?.topic ?? '',
       deviceUid: unit.source?.deviceUid ?? null,
       reason: 'store_failed',
-      payload: unit.source ? payloadText(unit.source.payload) : '',
+      payload: cleanText(unit.source?.payload ?? '', LOGGED_PAYLOAD_BYTES),
       detail: failureDetail(error),
     };
     let lastError = error;

@@ -40,7 +40,8 @@ interface Inflight {
   settled: boolean;
   failed: boolean;
   topic: string;
-  payload: Buffer;
+  /** Its payload's length: with the packet id and topic, enough to know it again (no buffer kept). */
+  length: number;
   receivedAt: Date;
 }
 
@@ -178,7 +179,7 @@ export class MqttSubscriber {
       const before = this.unacknowledged.get(messageId);
       this.unacknowledged.delete(messageId);
       if (Date.now() - this.unacknowledgedSince > UNACKNOWLEDGED_MEMORY_MS) this.unacknowledged.clear();
-      else if (before && before.topic === topic && before.payload.equals(payload)) {
+      else if (before && before.topic === topic && before.length === payload.length) {
         delivery.receivedAt = before.receivedAt;
         delivery.redelivered = false;
       }
@@ -188,7 +189,7 @@ export class MqttSubscriber {
       settled: false,
       failed: false,
       topic,
-      payload,
+      length: payload.length,
       receivedAt: delivery.receivedAt,
     };
     this.queue.push(entry);

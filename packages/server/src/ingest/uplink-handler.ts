@@ -85,6 +85,8 @@ interface Message {
   redelivered: boolean;
   /** The account of its device, or of its ChirpStack application, once known. */
   accountId?: number;
+  /** The payload as text, once read. */
+  text?: string;
 }
 
 /**
@@ -127,7 +129,12 @@ export class UplinkHandler {
       if (isTransientError(error)) throw error;
       unit = await this.log(m, 'bad_message');
     }
-    unit.source = { accountId: m.accountId, topic: m.topic, deviceUid: m.deviceUid, payload };
+    unit.source = {
+      accountId: m.accountId,
+      topic: m.topic,
+      deviceUid: m.deviceUid,
+      payload: m.text ?? unit.logs?.[0]?.payload ?? '',
+    };
     return unit;
   }
 
@@ -149,7 +156,7 @@ export class UplinkHandler {
     m.accountId = device?.accountId ?? (await this.directory.accountOfApplication(applicationId));
     if (m.payload.length > MAX_PAYLOAD_BYTES) return this.tooLarge(m);
     if (!device) return this.log(m, 'unknown_device');
-    const message = parseJson(m.payload);
+    const message = parseJson(m);
     if (!message) return this.log(m, 'bad_json');
     // The network server's time (when the gateways heard the frame), within the window.
     const stated = deviceTime(message.time, m.receivedAt);
@@ -226,7 +233,7 @@ export class UplinkHandler {
     m.accountId = device?.accountId;
     if (m.payload.length > MAX_PAYLOAD_BYTES) return this.tooLarge(m);
     if (!device) return this.log(m, 'unknown_device');
-    const message = parseJson(m.payload);
+    const message = parseJson(m);
     if (!message) return this.log(m, 'bad_json');
     if (kind === 'ack') {
       const id = writeIdOf(message.id);
@@ -328,9 +335,11 @@ function readingsOf(device: KnownDevice, values: DecodedValue[], dateTime: Date,
   }));
 }
 
-function parseJson(payload: Buffer): Json | undefined {
+/** The payload's JSON object, if it is one; its text stays on the message (for `store_failed`). */
+function parseJson(m: Message): Json | undefined {
   try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
+    m.text = m.payload.toString('utf8');
+    const value: unknown = JSON.parse(m.text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;
