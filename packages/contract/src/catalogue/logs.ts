@@ -13,6 +13,7 @@ export const dataLogs = defineResource({
     topic: field.text({ list: true, search: true }),
     deviceUid: field.text({ list: true, search: true }),
     reason: field.text({ list: true }),
+    detail: field.text({ list: true }),
     payload: field.longText(),
   },
 });

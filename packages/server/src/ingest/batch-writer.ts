@@ -2,6 +2,7 @@ import type { LiveWrite } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../stream/live-events.ts';
+import { cleanLine, cleanText, LOGGED_PAYLOAD_BYTES, MAX_DETAIL_LENGTH } from './device-input.ts';
 
 export interface Reading {
   accountId: number;
@@ -13,7 +14,10 @@ export interface Reading {
   value: number;
   status: string;
   dateTime: Date;
-  /** `fcnt:<n>` for LoRaWAN frames, the uplink time otherwise: with the time, the reading's identity. */
+  /**
+   * With the time, the reading's identity: `fcnt:<n>` for LoRaWAN frames, the device's time for a
+   * Lampyr uplink that states one, `h:<payload digest>` for one that does not (received-at time).
+   */
   frameKey: string;
 }
 
@@ -31,6 +35,8 @@ export interface DataLogEntry {
   deviceUid: string | null;
   reason: string;
   payload: string;
+  /** What exactly was wrong (the decoder's finding, the time a device gave…); never SQL. */
+  detail?: string | null;
 }
 
 /** A channel write's answer from the device (or the network server). */
@@ -43,12 +49,32 @@ export interface WriteAnswer {
   answeredAt: Date;
 }
 
+/** The message a unit came from, kept in the data log (`store_failed`) if the unit cannot be stored. */
+export interface UnitSource {
+  /** The device's account when known; the writer's fallback account otherwise. */
+  accountId?: number;
+  topic: string;
+  deviceUid: string | null;
+  /** The payload as text (the handler's, not the socket's buffer, which would keep its chunk alive). */
+  payload: string;
+}
+
 /** Everything one MQTT message leads to; stored in one transaction with the rest of its batch. */
 export interface IngestUnit {
   readings?: Reading[];
   seen?: DeviceSeen;
   logs?: DataLogEntry[];
   answers?: WriteAnswer[];
+  source?: UnitSource;
+}
+
+export interface FrameQuery {
+  deviceId: number;
+  templateId: number;
+  subChannel: number;
+  frameKey: string;
+  since: Date;
+  until: Date;
 }
 
 interface Pending {
@@ -64,6 +90,58 @@ export interface WriterOptions {
   maxReadings?: number;
   /** Readings that make a flush worth starting while others run (default a tenth of the most). */
   minReadings?: number;
+  /** Where a unit that cannot be stored is logged when its own account cannot take it. */
+  fallbackAccount?: () => Promise<number | undefined>;
+  /** The clock (readings are refused outside the months it makes sense to keep). */
+  now?: () => number;
+}
+
+/**
+ * Why a unit is refused before the database sees it (its message names the refused field and value).
+ * Like a constraint the database enforces, it concerns the unit alone: the rest of its batch is
+ * stored, the unit goes to the data log.
+ */
+export class StoreRefusal extends Error {}
+
+/** The SQLSTATE of a database error (PostgreSQL's and PGlite's), also when Drizzle wraps it. */
+export function sqlStateOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** node-postgres and PGlite say so in words when the connection, not the statement, failed. */
+const TRANSIENT_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|not queryable|pool after calling end|pglite is closed/i;
+const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/**
+ * Whether an error is the database's condition rather than the message's: connection lost, server
+ * shutting down or overloaded, a deadlock, a timeout, a missing table or privilege. Only data
+ * exceptions (22), integrity constraints (23) and program limits (54) are a message's fault. A
+ * message failing otherwise is not acknowledged, so the broker delivers it again later.
+ */
+export function isTransientError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  if (state) return !/^(22|23|54)/.test(state);
+  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && TRANSIENT_NODE_CODES.has(code)) return true;
+    if (typeof message === 'string' && TRANSIENT_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Why a unit was not stored, for the data log: the refused value or the SQLSTATE (data, not prose:
+ * the reason `store_failed` is what is translated), never the statement.
+ */
+function failureDetail(error: unknown): string | null {
+  if (error instanceof StoreRefusal) return cleanLine(error.message, MAX_DETAIL_LENGTH);
+  const state = sqlStateOf(error);
+  return state ? `SQLSTATE ${state}` : null;
 }
 
 /**
@@ -107,6 +185,12 @@ export function columnLiteral<T>(rows: readonly T[], pick: (row: T) => unknown):
   return `${out}}`;
 }
 export const arrayLiteral = (values: readonly unknown[]): string => columnLiteral(values, (v) => v);
+/**
+ * Readings outside these years are refused (`store_failed`) rather than given a partition: the ingest
+ * bounds device times, and this keeps any other path from creating partitions for the year 275760.
+ */
+const FIRST_READING_YEAR = 2000;
+const READING_YEARS_AHEAD = 1;
 /** One column of `rows` as one array parameter. */
 const column = <T>(rows: readonly T[], pick: (row: T) => unknown) => sql.param(columnLiteral(rows, pick));
 /** ISO text of a time; the readings of one uplink share one Date, so the last answer is kept. */
@@ -146,7 +230,7 @@ export class BatchWriter {
     private readonly db: Db,
     private readonly events: LiveEvents,
     private readonly options: WriterOptions,
-    private readonly onLatestError: (error: unknown) => void = () => {},
+    private readonly onError: (error: unknown) => void = () => {},
   ) {
     this.maxReadings = options.maxReadings ?? 10_000;
     this.minReadings = options.minReadings ?? this.maxReadings / 10;
@@ -165,6 +249,23 @@ export class BatchWriter {
     while (this.waiting.length || this.running || this.latestFlush) {
       await (this.latestFlush ?? new Promise((r) => setTimeout(r, 5)));
     }
+  }
+
+  /**
+   * When a reading of this frame (device channel and frame key) was stored within `since … until`,
+   * the newest such time: a message delivered again takes it, so it lands on the stored copy.
+   */
+  async storedFrameTime(frame: FrameQuery): Promise<Date | undefined> {
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        SELECT date_time FROM channel_read_values
+        WHERE device_id = ${frame.deviceId} AND device_channel_template_id = ${frame.templateId}
+          AND sub_channel = ${frame.subChannel} AND frame_key = ${frame.frameKey}
+          AND date_time BETWEEN ${frame.since.toISOString()}::timestamptz AND ${frame.until.toISOString()}::timestamptz
+        ORDER BY date_time DESC LIMIT 1`),
+    );
+    const at = rows[0]?.date_time;
+    return at === undefined ? undefined : new Date(at as string | Date);
   }
 
   private schedule(): void {
@@ -197,21 +298,78 @@ export class BatchWriter {
       const batch = this.waiting.splice(0, count);
       this.waitingReadings -= readings;
       this.running++;
-      this.flush(batch)
-        .then(
-          (events) => {
-            for (const p of batch) p.resolve();
-            for (const [accountId, list] of events) this.events.publish(accountId, list);
-          },
-          (error: Error) => {
-            for (const p of batch) p.reject(error);
-          },
-        )
-        .finally(() => {
-          this.running--;
-          if (this.waiting.length) this.schedule();
-        });
+      this.store(batch).finally(() => {
+        this.running--;
+        if (this.waiting.length) this.schedule();
+      });
     }
+  }
+
+  /**
+   * Stores a batch in one transaction. When that fails for a reason of the database's (connection,
+   * deadlock), nothing is acknowledged and the broker delivers it all again. Otherwise one of its
+   * units is at fault: each is stored on its own, and one that still fails is kept in the data log
+   * (`store_failed`) and acknowledged, so one bad message never holds up the others or the ingest.
+   */
+  private async store(batch: Pending[]): Promise<void> {
+    try {
+      this.settle(batch, await this.flush(batch));
+      return;
+    } catch (error) {
+      if (isTransientError(error)) {
+        for (const p of batch) p.reject(error as Error);
+        return;
+      }
+      if (batch.length === 1) {
+        await this.storeFailure(batch[0] as Pending, error);
+        return;
+      }
+    }
+    for (const p of batch) {
+      try {
+        this.settle([p], await this.flush([p]));
+      } catch (error) {
+        if (isTransientError(error)) p.reject(error as Error);
+        else await this.storeFailure(p, error);
+      }
+    }
+  }
+
+  private settle(batch: Pending[], events: Map<number, LiveEvent[]>): void {
+    for (const p of batch) p.resolve();
+    for (const [accountId, list] of events) this.events.publish(accountId, list);
+  }
+
+  /** Keeps a unit that cannot be stored in the data log, in its account or else the fallback one. */
+  private async storeFailure(p: Pending, error: unknown): Promise<void> {
+    this.onError(error);
+    const { unit } = p;
+    const own = unit.source?.accountId ?? unit.readings?.[0]?.accountId ?? unit.seen?.accountId;
+    const entry = {
+      topic: unit.source?.topic ?? '',
+      deviceUid: unit.source?.deviceUid ?? null,
+      reason: 'store_failed',
+      payload: cleanText(unit.source?.payload ?? '', LOGGED_PAYLOAD_BYTES),
+      detail: failureDetail(error),
+    };
+    let lastError = error;
+    let accountId = own;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        if (attempt === 1 || accountId === undefined) {
+          const fallback = await this.options.fallbackAccount?.();
+          if (fallback === undefined || (attempt === 1 && fallback === accountId)) break;
+          accountId = fallback;
+        }
+        await this.flush([{ unit: { logs: [{ accountId, ...entry }] }, resolve() {}, reject() {} }]);
+        p.resolve();
+        return;
+      } catch (failure) {
+        lastError = failure;
+        if (isTransientError(failure)) break;
+      }
+    }
+    p.reject(lastError as Error);
   }
 
   private async flush(batch: Pending[]): Promise<Map<number, LiveEvent[]>> {
@@ -257,11 +415,11 @@ export class BatchWriter {
       }
       if (logs.length) {
         await tx.execute(sql`
-          INSERT INTO data_logs (account_id, topic, device_uid, reason, payload)
+          INSERT INTO data_logs (account_id, topic, device_uid, reason, payload, detail)
           SELECT * FROM unnest(
             ${column(logs, (l) => l.accountId)}::bigint[], ${column(logs, (l) => l.topic)}::text[],
             ${column(logs, (l) => l.deviceUid)}::text[], ${column(logs, (l) => l.reason)}::text[],
-            ${column(logs, (l) => l.payload)}::text[])`);
+            ${column(logs, (l) => l.payload)}::text[], ${column(logs, (l) => l.detail)}::text[])`);
       }
       const changed: Record<string, unknown>[] = [];
       for (const answer of answers) {
@@ -337,7 +495,7 @@ export class BatchWriter {
         }
       });
     } catch (error) {
-      this.onLatestError(error);
+      this.onError(error);
     } finally {
       const took = performance.now() - started;
       this.latestDelay = Math.min(LATEST_DELAY_MAX_MS, Math.max(LATEST_DELAY_MS, 10 * took));
@@ -387,6 +545,12 @@ export class BatchWriter {
     for (const r of readings) {
       const key = monthKey(r.dateTime);
       if (!this.months.has(key) && !wanted.has(key)) wanted.set(key, r.dateTime);
+    }
+    const lastYear = new Date(this.options.now?.() ?? Date.now()).getUTCFullYear() + READING_YEARS_AHEAD;
+    for (const at of wanted.values()) {
+      const year = at.getUTCFullYear();
+      if (!(year >= FIRST_READING_YEAR && year <= lastYear))
+        throw new StoreRefusal(`dateTime: ${Number.isNaN(year) ? 'NaN' : at.toISOString()}`);
     }
     for (const [key, at] of wanted) {
       // Another worker creating the same month at the same moment makes ours fail "already exists" (42P07).

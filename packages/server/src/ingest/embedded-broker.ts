@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
+import { MAX_PACKET_BYTES } from './device-input.ts';
 
 export interface BrokerCredentials {
   username: string;
@@ -26,6 +27,8 @@ export interface EmbeddedBrokerOptions {
   chirpstack?: BrokerCredentials;
   /** IP devices speaking Lampyr JSON, each with its own credentials, each limited to its own topics. */
   devices?: DeviceAuthority;
+  /** A client sending a larger MQTT packet is disconnected before it is read (default 256 KiB). */
+  maxPacketBytes?: number;
 }
 
 export interface EmbeddedBroker {
@@ -143,7 +146,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     for (const client of byDevice.get(uid) ?? []) client.close();
     byDevice.delete(uid);
   });
-  const server = net.createServer(aedes.handle);
+  const maxPacketBytes = options.maxPacketBytes ?? MAX_PACKET_BYTES;
+  const server = net.createServer((socket) => {
+    aedes.handle(socket);
+    limitPacketSize(socket, maxPacketBytes);
+  });
   // Unless the port was chosen explicitly, a taken one (another broker on 1883) moves to the next.
   const last = options.nextFreePort ? Math.min(options.port + PORT_TRIES - 1, 65535) : options.port;
   for (let port = options.port; ; port++) {
@@ -174,4 +181,49 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         setTimeout(resolve, 2000).unref();
       }),
   };
+}
+
+/**
+ * Aedes reads a packet whole before anyone may look at it, up to MQTT's 256 MB. This follows the
+ * packet boundaries of what Aedes reads from a client (each fixed header's remaining length) and
+ * drops the client when a packet announces more than `max` bytes, so at most a chunk of it is read.
+ */
+function limitPacketSize(socket: net.Socket, max: number): void {
+  let state: 'header' | 'length' | 'body' = 'header';
+  let length = 0;
+  let multiplier = 1;
+  let remaining = 0;
+  socket.on('data', (chunk: Buffer) => {
+    let i = 0;
+    while (i < chunk.length) {
+      if (state === 'body') {
+        const take = Math.min(remaining, chunk.length - i);
+        i += take;
+        remaining -= take;
+        if (remaining === 0) state = 'header';
+        continue;
+      }
+      const byte = chunk[i++] as number;
+      if (state === 'header') {
+        state = 'length';
+        length = 0;
+        multiplier = 1;
+        continue;
+      }
+      length += (byte & 0x7f) * multiplier;
+      multiplier *= 128;
+      if (byte & 0x80) {
+        // The remaining length takes four bytes at most.
+        if (multiplier > 128 ** 3) socket.destroy();
+        else continue;
+        return;
+      }
+      if (length > max) {
+        socket.destroy();
+        return;
+      }
+      remaining = length;
+      state = remaining ? 'body' : 'header';
+    }
+  });
 }

@@ -5,6 +5,7 @@ import type { LiveEvents } from '../stream/live-events.ts';
 import { BatchWriter } from './batch-writer.ts';
 import { ConnectionWatcher } from './connection-watcher.ts';
 import { DeviceDirectory } from './device-directory.ts';
+import { MAX_PACKET_BYTES } from './device-input.ts';
 import { DownlinkSender } from './downlink-sender.ts';
 import { MqttSubscriber } from './mqtt-subscriber.ts';
 import { INGEST_TOPICS, UplinkHandler } from './uplink-handler.ts';
@@ -77,8 +78,13 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const onError = (error: unknown) => options.log.error(error, 'ingest');
   // Two flushes overlap on PostgreSQL (one commits while the next is written); a third only adds
   // contention on a small server. PGlite has one connection.
-  const writer = new BatchWriter(db, live, { concurrency: options.databaseKind === 'postgres' ? 2 : 1 }, onError);
-  const handler = new UplinkHandler(directory);
+  const writer = new BatchWriter(
+    db,
+    live,
+    { concurrency: options.databaseKind === 'postgres' ? 2 : 1, fallbackAccount: () => directory.systemAccount() },
+    onError,
+  );
+  const handler = new UplinkHandler(directory, { storedFrameTime: (frame) => writer.storedFrameTime(frame) });
 
   const subscriber = new MqttSubscriber({
     url: options.url,
@@ -89,7 +95,9 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     shareGroup: options.shareGroup,
     sessionExpirySeconds: options.sessionExpirySeconds,
     onAcknowledged: options.onAcknowledged,
-    onMessage: async (topic, payload) => writer.submit(await handler.handle(topic, payload)),
+    // Larger messages than the embedded broker takes stay at the broker (they are never parsed).
+    maximumPacketSize: MAX_PACKET_BYTES,
+    onMessage: async (topic, payload, delivery) => writer.submit(await handler.handle(topic, payload, delivery)),
     onError,
   });
   const [publisher] = await Promise.all([connectPublisher(options), subscriber.start()]);

@@ -20,17 +20,33 @@ export interface SubscriberOptions {
   /** Persistent session: the broker keeps what this client has not acknowledged across restarts. */
   sessionExpirySeconds?: number;
   receiveMaximum?: number;
+  /** The largest packet the broker may send this client (MQTT 5); larger messages are not delivered to it. */
+  maximumPacketSize?: number;
   keepaliveSeconds?: number;
-  onMessage(topic: string, payload: Buffer): Promise<void>;
+  onMessage(topic: string, payload: Buffer, delivery: Delivery): Promise<void>;
   onError?(error: Error): void;
   onAcknowledged?(count: number): void;
+}
+
+export interface Delivery {
+  /** When the message arrived, or first arrived if this client received it before without acknowledging. */
+  receivedAt: Date;
+  /** Flagged by the broker as sent before (DUP), and not received by this client since it started. */
+  redelivered: boolean;
 }
 
 interface Inflight {
   messageId: number | undefined;
   settled: boolean;
   failed: boolean;
+  topic: string;
+  /** Its payload's length: with the packet id and topic, enough to know it again (no buffer kept). */
+  length: number;
+  receivedAt: Date;
 }
+
+/** How long messages left unacknowledged by a lost connection are remembered for their redelivery. */
+const UNACKNOWLEDGED_MEMORY_MS = 10 * 60_000;
 
 export class MqttSubscriber {
   private socket?: net.Socket;
@@ -42,6 +58,13 @@ export class MqttSubscriber {
   private retryTimer?: NodeJS.Timeout;
   private connected?: { resolve(): void; reject(error: Error): void };
   private attempt = 0;
+  /**
+   * Messages in flight when the last connection ended, by packet id: the broker sends them again
+   * with the same id when the session resumes, and they keep their first receive time (an uplink
+   * dated by its arrival then keeps its identity, and lands once).
+   */
+  private unacknowledged = new Map<number, Inflight>();
+  private unacknowledgedSince = 0;
 
   constructor(private readonly options: SubscriberOptions) {}
 
@@ -85,6 +108,7 @@ export class MqttSubscriber {
               properties: {
                 sessionExpiryInterval: this.options.sessionExpirySeconds ?? 86_400,
                 receiveMaximum: this.options.receiveMaximum ?? 4096,
+                ...(this.options.maximumPacketSize ? { maximumPacketSize: this.options.maximumPacketSize } : {}),
               },
             }
           : {}),
@@ -133,6 +157,8 @@ export class MqttSubscriber {
       this.fail(socket, new Error(`the broker refused the connection (code ${code})`), true);
       return;
     }
+    // A new session holds nothing from before: nothing will be sent again.
+    if (!packet.sessionPresent) this.unacknowledged.clear();
     const keepalive = (this.options.keepaliveSeconds ?? 30) * 1000;
     clearInterval(this.pingTimer);
     this.pingTimer = setInterval(() => this.send({ cmd: 'pingreq' }, socket), keepalive / 2);
@@ -145,11 +171,29 @@ export class MqttSubscriber {
   }
 
   private onPublish(socket: net.Socket, packet: IPublishPacket): void {
-    const entry: Inflight = { messageId: packet.qos > 0 ? packet.messageId : undefined, settled: false, failed: false };
-    this.queue.push(entry);
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    this.options.onMessage(topic, payload).then(
+    const messageId = packet.qos > 0 ? packet.messageId : undefined;
+    const delivery: Delivery = { receivedAt: new Date(), redelivered: packet.dup === true };
+    if (this.unacknowledged.size && messageId !== undefined) {
+      const before = this.unacknowledged.get(messageId);
+      this.unacknowledged.delete(messageId);
+      if (Date.now() - this.unacknowledgedSince > UNACKNOWLEDGED_MEMORY_MS) this.unacknowledged.clear();
+      else if (before && before.topic === topic && before.length === payload.length) {
+        delivery.receivedAt = before.receivedAt;
+        delivery.redelivered = false;
+      }
+    }
+    const entry: Inflight = {
+      messageId,
+      settled: false,
+      failed: false,
+      topic,
+      length: payload.length,
+      receivedAt: delivery.receivedAt,
+    };
+    this.queue.push(entry);
+    this.options.onMessage(topic, payload, delivery).then(
       () => {
         entry.settled = true;
         this.flushAcks(socket);
@@ -202,6 +246,9 @@ export class MqttSubscriber {
     clearInterval(this.pingTimer);
     this.socket = undefined;
     if (this.closed) return;
+    for (const entry of this.queue) if (entry.messageId !== undefined) this.unacknowledged.set(entry.messageId, entry);
+    if (this.queue.length) this.unacknowledgedSince = Date.now();
+    this.queue = [];
     const delay = Math.min(5000, 100 * 2 ** this.attempt++);
     this.retryTimer = setTimeout(() => this.open(), this.attempt === 1 ? 0 : delay);
   }

@@ -1,6 +1,27 @@
-import type { DataLogEntry, IngestUnit, Reading, WriteAnswer } from './batch-writer.ts';
+import {
+  type DataLogEntry,
+  type FrameQuery,
+  type IngestUnit,
+  isTransientError,
+  type Reading,
+  type WriteAnswer,
+} from './batch-writer.ts';
 import { type DecodedValue, decodePayload, mapNamedValues } from './decode-payload.ts';
 import type { DeviceDirectory, KnownDevice } from './device-directory.ts';
+import {
+  cleanLine,
+  deviceTime,
+  frameCounter,
+  isServableTopic,
+  MAX_DETAIL_LENGTH,
+  MAX_DEVICE_ID_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_PAYLOAD_BYTES,
+  MAX_TOPIC_LENGTH,
+  payloadDigest,
+  payloadText,
+  textOrNull,
+} from './device-input.ts';
 import { type RefusalReason, refusalOf } from './device-trust.ts';
 import { parseDownlinkId } from './downlink-ids.ts';
 
@@ -9,71 +30,157 @@ export const INGEST_TOPICS = ['application/+/device/+/event/+', 'lampyr/+/up', '
 
 /**
  * Reasons a message lands in the data log (translated under `ingest.reasons` in the console).
- * `chirpstack_log` is ChirpStack's own `event/log`, kept for the operator.
+ * `chirpstack_log` is ChirpStack's own `event/log`, kept for the operator; `time_replaced` notes a
+ * device time outside the window around the receive time (its values are stored at the receive
+ * time); `store_failed` is the batch writer's, for a message the database refused.
  */
 export type LogReason =
   | 'unknown_device'
   | 'unknown_topic'
+  | 'bad_topic'
   | 'bad_json'
   | 'bad_message'
+  | 'bad_fcnt'
+  | 'payload_too_large'
   | 'payload_too_short'
   | 'bad_template'
   | 'formula_error'
   | 'no_read_channels'
   | 'no_known_channels'
   | 'chirpstack_log'
+  | 'time_replaced'
+  | 'store_failed'
   | RefusalReason;
+
+/** How a message reached the ingest. */
+export interface Delivery {
+  /**
+   * When it arrived; for one this process had received before and not acknowledged (delivered again
+   * after a reconnect), when it first arrived, so an uplink without a time of its own keeps its key.
+   */
+  receivedAt?: Date;
+  /**
+   * The broker says it delivered the message before, and this process has no record of that (a
+   * worker that restarted): its values may be stored already.
+   */
+  redelivered?: boolean;
+}
+
+export interface UplinkHandlerOptions {
+  /** When a frame was stored, if it was (BatchWriter.storedFrameTime); for messages delivered again. */
+  storedFrameTime?: (frame: FrameQuery) => Promise<Date | undefined>;
+}
+
+/** How far back a message delivered again looks for its stored copy (a worker's restart, at most). */
+const REDELIVERY_LOOKBACK_MS = 3600_000;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PAYLOAD_LOG_LIMIT = 8192;
+
+/** One message as it is being handled: what the data log would say about it. */
+interface Message {
+  /** The topic as it may be shown and stored (cleaned and bounded). */
+  topic: string;
+  deviceUid: string | null;
+  payload: Buffer;
+  receivedAt: Date;
+  redelivered: boolean;
+  /** The account of its device, or of its ChirpStack application, once known. */
+  accountId?: number;
+  /** The payload as text, once read. */
+  text?: string;
+}
+
+/**
+ * What a device sent in a field, for a data log detail: the field's name and its value (strings
+ * cleaned and cut, with their length; anything else as short JSON). Details hold data, not prose:
+ * the reason says what is wrong, in the reader's language.
+ */
+function shown(field: string, value: unknown, max = 40): string {
+  const text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  const cut = cleanLine(text, max);
+  return `${field}: ${text.length > max ? `${cut}… (${text.length})` : cut}`;
+}
 
 /** Turns one MQTT message into what must be stored for it; never throws on bad input. */
 export class UplinkHandler {
-  constructor(private readonly directory: DeviceDirectory) {}
+  constructor(
+    private readonly directory: DeviceDirectory,
+    private readonly options: UplinkHandlerOptions = {},
+  ) {}
 
-  async handle(topic: string, payload: Buffer, receivedAt = new Date()): Promise<IngestUnit> {
-    const parts = topic.split('/');
-    if (parts[0] === 'application' && parts[2] === 'device' && parts[4] === 'event' && parts.length === 6) {
-      return this.chirpstack(
-        topic,
-        parts[1] as string,
-        (parts[3] as string).toLowerCase(),
-        parts[5] as string,
-        payload,
-        receivedAt,
-      );
+  async handle(topic: string, payload: Buffer, delivery: Delivery = {}): Promise<IngestUnit> {
+    const m: Message = {
+      topic,
+      deviceUid: null,
+      payload,
+      receivedAt: delivery.receivedAt ?? new Date(),
+      redelivered: delivery.redelivered ?? false,
+    };
+    // A control character or an endless topic is never looked up: a NUL makes PostgreSQL refuse the query.
+    if (!isServableTopic(topic)) {
+      m.topic = cleanLine(topic, MAX_TOPIC_LENGTH);
+      return this.log(m, 'bad_topic');
     }
-    if (parts[0] === 'lampyr' && parts.length === 3) {
-      return this.lampyr(topic, parts[1] as string, parts[2] as string, payload, receivedAt);
+    let unit: IngestUnit;
+    try {
+      unit = await this.route(m);
+    } catch (error) {
+      // The database being away is worth waiting for (the message is delivered again); anything
+      // else about this message will not get better.
+      if (isTransientError(error)) throw error;
+      unit = await this.log(m, 'bad_message');
     }
-    return this.log(topic, null, 'unknown_topic', payload);
+    unit.source = {
+      accountId: m.accountId,
+      topic: m.topic,
+      deviceUid: m.deviceUid,
+      payload: m.text ?? unit.logs?.[0]?.payload ?? '',
+    };
+    return unit;
   }
 
-  private async chirpstack(
-    topic: string,
-    applicationId: string,
-    devEui: string,
-    event: string,
-    payload: Buffer,
-    receivedAt: Date,
-  ): Promise<IngestUnit> {
-    const message = parseJson(payload);
-    const device = await this.directory.byDevEui(devEui);
-    if (!device) {
-      const accountId = await this.directory.accountOfApplication(applicationId);
-      return this.log(topic, devEui, 'unknown_device', payload, accountId);
+  private route(m: Message): Promise<IngestUnit> {
+    const parts = m.topic.split('/');
+    if (parts[0] === 'application' && parts[2] === 'device' && parts[4] === 'event' && parts.length === 6) {
+      m.deviceUid = cleanLine((parts[3] as string).toLowerCase(), MAX_DEVICE_ID_LENGTH);
+      return this.chirpstack(m, parts[1] as string, parts[5] as string);
     }
+    if (parts[0] === 'lampyr' && parts.length === 3) {
+      m.deviceUid = cleanLine(parts[1] as string, MAX_DEVICE_ID_LENGTH);
+      return this.lampyr(m, parts[2] as string);
+    }
+    return this.log(m, 'unknown_topic');
+  }
+
+  private async chirpstack(m: Message, applicationId: string, event: string): Promise<IngestUnit> {
+    const device = await this.directory.byDevEui(m.deviceUid as string);
+    m.accountId = device?.accountId ?? (await this.directory.accountOfApplication(applicationId));
+    if (m.payload.length > MAX_PAYLOAD_BYTES) return this.tooLarge(m);
+    if (!device) return this.log(m, 'unknown_device');
     const refusal = await refusalOf(this.directory, device, applicationId);
-    if (refusal) return this.log(topic, devEui, refusal.reason, payload, refusal.accountId);
-    if (!message) return this.log(topic, devEui, 'bad_json', payload, device.accountId);
-    const time = parseTime(message.time) ?? receivedAt;
+    if (refusal) {
+      m.accountId = refusal.accountId;
+      return this.log(m, refusal.reason);
+    }
+    const message = parseJson(m);
+    if (!message) return this.log(m, 'bad_json');
+    // The network server's time (when the gateways heard the frame), within the window.
+    const stated = deviceTime(message.time, m.receivedAt);
+    const notes =
+      stated.kind === 'replaced' || stated.kind === 'invalid'
+        ? [this.note(m, 'time_replaced', 'time', message.time)]
+        : [];
+    const time = stated.kind === 'trusted' ? stated.time : m.receivedAt;
+    let unit: IngestUnit;
     switch (event) {
       case 'up':
-        return this.chirpstackUp(topic, device, message, payload, time);
+        unit = await this.chirpstackUp(m, device, message, time, stated.kind === 'trusted');
+        break;
       case 'status':
       case 'join':
-        return { seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: null, snr: null } };
+        unit = { seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: null, snr: null } };
+        break;
       case 'ack': {
         // Settles only a command sent to this very device (the topic's, checked above).
         const downlinkId = parseDownlinkId(message.queueItemId);
@@ -82,25 +189,34 @@ export class UplinkHandler {
         const answer: WriteAnswer = message.acknowledged
           ? { ...target, status: 'acknowledged', message: null }
           : { ...target, status: 'failed', message: 'not_acknowledged' };
-        return { answers: [answer] };
+        unit = { answers: [answer] };
+        break;
       }
-      case 'log':
-        return this.log(topic, devEui, 'chirpstack_log', payload, device.accountId);
+      case 'log': {
+        const level = textOrNull(message.level, 20);
+        const code = textOrNull(message.code, 60);
+        const description = textOrNull(message.description, MAX_DETAIL_LENGTH);
+        const detail = [level, code].filter(Boolean).join(' ') + (description ? `: ${description}` : '');
+        return this.log(m, 'chirpstack_log', detail || undefined);
+      }
       default:
         // txack (a gateway sent the frame) and other events change nothing stored.
         return {};
     }
+    if (notes.length && !unit.logs?.length) unit.logs = notes;
+    return unit;
   }
 
   private async chirpstackUp(
-    topic: string,
+    m: Message,
     device: KnownDevice,
     message: Json,
-    payload: Buffer,
     time: Date,
+    stamped: boolean,
   ): Promise<IngestUnit> {
-    const fCnt = message.fCnt;
-    const frameKey = typeof fCnt === 'number' || typeof fCnt === 'string' ? `fcnt:${fCnt}` : time.toISOString();
+    const fCnt = frameCounter(message.fCnt);
+    if (fCnt === undefined) return this.log(m, 'bad_fcnt', shown('fCnt', message.fCnt));
+    const frameKey = `fcnt:${fCnt}`;
     let values: DecodedValue[] | undefined;
     // The network server's codec output wins when it names any of our channels.
     if (isObject(message.object)) {
@@ -108,68 +224,107 @@ export class UplinkHandler {
       if (named.length) values = named;
     }
     if (!values) {
-      if (typeof message.data !== 'string')
-        return this.log(topic, device.devEui, 'bad_message', payload, device.accountId);
+      if (typeof message.data !== 'string') return this.log(m, 'bad_message', 'data');
       const decoded = decodePayload(device.readChannels, Buffer.from(message.data, 'base64'));
-      if (!decoded.ok) return this.log(topic, device.devEui, decoded.reason, payload, device.accountId);
+      if (!decoded.ok) return this.log(m, decoded.reason);
       values = decoded.values;
     }
+    const at = stamped ? time : await this.frameTime(m, device, values, frameKey);
     const best = bestSignal(message.rxInfo);
     return {
-      readings: readingsOf(device, values, time, frameKey),
-      seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: best.rssi, snr: best.snr },
+      readings: readingsOf(device, values, at, frameKey),
+      seen: { accountId: device.accountId, deviceId: device.id, dateTime: at, rssi: best.rssi, snr: best.snr },
     };
   }
 
-  private async lampyr(
-    topic: string,
-    uid: string,
-    kind: string,
-    payload: Buffer,
-    receivedAt: Date,
-  ): Promise<IngestUnit> {
-    const device = await this.directory.byUid(uid);
-    if (!device) return this.log(topic, uid, 'unknown_device', payload);
+  private async lampyr(m: Message, kind: string): Promise<IngestUnit> {
+    const device = await this.directory.byUid(m.deviceUid as string);
+    m.accountId = device?.accountId;
+    if (m.payload.length > MAX_PAYLOAD_BYTES) return this.tooLarge(m);
+    if (!device) return this.log(m, 'unknown_device');
     const refusal = await refusalOf(this.directory, device);
-    if (refusal) return this.log(topic, uid, refusal.reason, payload, refusal.accountId);
-    const message = parseJson(payload);
-    if (!message) return this.log(topic, uid, 'bad_json', payload, device.accountId);
+    if (refusal) {
+      m.accountId = refusal.accountId;
+      return this.log(m, refusal.reason);
+    }
+    const message = parseJson(m);
+    if (!message) return this.log(m, 'bad_json');
     if (kind === 'ack') {
       // Settles only a command sent to the device whose ack topic this is.
       const downlinkId = parseDownlinkId(message.id);
-      if (!downlinkId) return this.log(topic, uid, 'bad_message', payload, device.accountId);
+      if (downlinkId === undefined) return this.log(m, 'bad_message', shown('id', message.id));
       const ok = message.ok === true;
-      const text = typeof message.message === 'string' ? message.message.slice(0, 500) : null;
+      const text = textOrNull(message.message, MAX_MESSAGE_LENGTH);
       const status = ok ? 'acknowledged' : 'failed';
-      return { answers: [{ downlinkId, deviceId: device.id, status, message: text, answeredAt: receivedAt }] };
+      return { answers: [{ downlinkId, deviceId: device.id, status, message: text, answeredAt: m.receivedAt }] };
     }
-    if (kind !== 'up') return this.log(topic, uid, 'unknown_topic', payload, device.accountId);
-    if (!isObject(message.values)) return this.log(topic, uid, 'bad_message', payload, device.accountId);
-    const time = message.ts === undefined ? receivedAt : parseTime(message.ts);
-    if (!time) return this.log(topic, uid, 'bad_message', payload, device.accountId);
+    if (kind !== 'up') return this.log(m, 'unknown_topic');
+    if (!isObject(message.values)) return this.log(m, 'bad_message', 'values');
+    const stated = deviceTime(message.ts, m.receivedAt);
+    if (stated.kind === 'invalid') return this.log(m, 'bad_message', shown('ts', message.ts));
     const values = mapNamedValues(device.readChannels, message.values);
-    if (!values.length) return this.log(topic, uid, 'no_known_channels', payload, device.accountId);
+    if (!values.length) return this.log(m, 'no_known_channels');
+    if (stated.kind === 'trusted') {
+      return {
+        readings: readingsOf(device, values, stated.time, stated.time.toISOString()),
+        seen: { accountId: device.accountId, deviceId: device.id, dateTime: stated.time, rssi: null, snr: null },
+      };
+    }
+    // No time of the device's: the payload names the frame, the receive time dates it.
+    const frameKey = payloadDigest(m.payload);
+    const at = await this.frameTime(m, device, values, frameKey);
     return {
-      readings: readingsOf(device, values, time, time.toISOString()),
-      seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: null, snr: null },
+      readings: readingsOf(device, values, at, frameKey),
+      seen: { accountId: device.accountId, deviceId: device.id, dateTime: at, rssi: null, snr: null },
+      ...(stated.kind === 'replaced' ? { logs: [this.note(m, 'time_replaced', 'ts', message.ts)] } : {}),
     };
   }
 
-  private async log(
-    topic: string,
-    deviceUid: string | null,
-    reason: LogReason,
-    payload: Buffer,
-    accountId?: number,
-  ): Promise<IngestUnit> {
-    const owner = accountId ?? (await this.directory.systemAccount());
+  /**
+   * The time of a frame dated by its arrival. A message the broker delivers again after this
+   * process restarted would arrive later than the first time: if its frame is stored within the
+   * look-back, it takes the stored time, so the readings' unique key drops the copy.
+   */
+  private async frameTime(m: Message, device: KnownDevice, values: DecodedValue[], frameKey: string): Promise<Date> {
+    const first = values[0];
+    if (!m.redelivered || !first || !this.options.storedFrameTime) return m.receivedAt;
+    const stored = await this.options.storedFrameTime({
+      deviceId: device.id,
+      templateId: first.templateId,
+      subChannel: first.subChannel,
+      frameKey,
+      since: new Date(m.receivedAt.getTime() - REDELIVERY_LOOKBACK_MS),
+      until: m.receivedAt,
+    });
+    return stored ?? m.receivedAt;
+  }
+
+  private tooLarge(m: Message): Promise<IngestUnit> {
+    return this.log(m, 'payload_too_large', `${m.payload.length} B > ${MAX_PAYLOAD_BYTES} B`);
+  }
+
+  /** A data log entry beside what is stored, for a message of a known device. */
+  private note(m: Message, reason: LogReason, field: string, value: unknown): DataLogEntry {
+    return {
+      accountId: m.accountId as number,
+      topic: m.topic,
+      deviceUid: m.deviceUid,
+      reason,
+      payload: payloadText(m.payload),
+      detail: shown(field, value),
+    };
+  }
+
+  private async log(m: Message, reason: LogReason, detail?: string): Promise<IngestUnit> {
+    const owner = m.accountId ?? (await this.directory.systemAccount());
     if (owner === undefined) return {};
     const entry: DataLogEntry = {
       accountId: owner,
-      topic: topic.slice(0, 500),
-      deviceUid,
+      topic: m.topic,
+      deviceUid: m.deviceUid,
       reason,
-      payload: payload.subarray(0, PAYLOAD_LOG_LIMIT).toString('utf8').replaceAll('\u0000', ''),
+      payload: payloadText(m.payload),
+      detail: detail === undefined ? null : cleanLine(detail, MAX_DETAIL_LENGTH),
     };
     return { logs: [entry] };
   }
@@ -189,19 +344,15 @@ function readingsOf(device: KnownDevice, values: DecodedValue[], dateTime: Date,
   }));
 }
 
-function parseJson(payload: Buffer): Json | undefined {
+/** The payload's JSON object, if it is one; its text stays on the message (for `store_failed`). */
+function parseJson(m: Message): Json | undefined {
   try {
-    const value: unknown = JSON.parse(payload.toString('utf8'));
+    m.text = m.payload.toString('utf8');
+    const value: unknown = JSON.parse(m.text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-function parseTime(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 /** The gateway that heard the frame best: highest RSSI, then highest SNR. */

@@ -533,9 +533,11 @@ export const maintenanceHistory = resourceTable(
 
 export const dataLogs = resourceTable(
   'data-logs',
-  pgTable('data_logs', { ...scoped(), topic: text(), deviceUid: text(), reason: text(), payload: text() }, (t) => [
-    index().on(t.accountId, t.createdAt),
-  ]),
+  pgTable(
+    'data_logs',
+    { ...scoped(), topic: text(), deviceUid: text(), reason: text(), payload: text(), detail: text() },
+    (t) => [index().on(t.accountId, t.createdAt)],
+  ),
 );
 
 export const systemLogs = resourceTable(

@@ -1,0 +1,1 @@
+ALTER TABLE "data_logs" ADD COLUMN "detail" text;
