@@ -14,6 +14,7 @@ const map = { tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png', attribut
 let database: Database;
 let plain: FastifyInstance;
 let published: FastifyInstance;
+let proxied: FastifyInstance;
 
 beforeAll(async () => {
   const webDist = mkdtempSync(join(tmpdir(), 'lampyr-web-'));
@@ -24,10 +25,12 @@ beforeAll(async () => {
   const common = { db: database.db, jwtSecret: JWT_SECRET, secretBox: testSecretBox(), dataDir: webDist, webDist, map };
   ({ app: plain } = await buildApp(common));
   ({ app: published } = await buildApp({ ...common, publicUrl: 'https://lampyr.example.com/' }));
+  ({ app: proxied } = await buildApp({ ...common, trustedProxies: ['127.0.0.1'] }));
 });
 afterAll(async () => {
   await plain.close();
   await published.close();
+  await proxied.close();
   await database.close();
 });
 
@@ -88,10 +91,17 @@ describe('security headers', () => {
     }
   });
 
-  it('sends HSTS only behind TLS: a proxy saying https, or an https PUBLIC_URL', async () => {
+  it('sends HSTS only behind TLS: a trusted proxy saying https, or an https PUBLIC_URL', async () => {
     const overHttp = await plain.inject({ method: 'GET', url: '/config.json' });
     expect(overHttp.headers['strict-transport-security']).toBeUndefined();
-    const behindTls = await plain.inject({
+    // Without TRUSTED_PROXIES, anyone could claim https: the claim is ignored.
+    const claimed = await plain.inject({
+      method: 'GET',
+      url: '/config.json',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+    const behindTls = await proxied.inject({
       method: 'GET',
       url: '/config.json',
       headers: { 'x-forwarded-proto': 'https' },
