@@ -212,4 +212,25 @@ describe('URL and image fields accept only http(s), images also data:image', () 
     }
     expect(await count('alert-notification-settings', { name: 'Hostile' })).toBe(0);
   });
+
+  it('accepts a mail service at an smtp(s) address, and no other scheme for it', async () => {
+    const base = { name: 'Mail', notificationType: 'email', serviceName: 'SMTP' };
+    for (const serviceUri of ['smtp://mail.example.com:587', 'smtps://mail.example.com']) {
+      expect((await api.create('alert-notification-settings', { ...base, serviceUri })).status).toBe(201);
+    }
+    // An SMS gateway is never smtp, and a mail service never javascript: or file:.
+    const sms = await api.create('alert-notification-settings', {
+      ...base,
+      name: 'Hostile',
+      notificationType: 'sms',
+      serviceUri: 'smtp://mail.example.com',
+    });
+    expect(sms.status).toBe(422);
+    for (const serviceUri of ['javascript:alert(1)//smtp://x', 'file:///etc/passwd']) {
+      const res = await api.create('alert-notification-settings', { ...base, name: 'Hostile', serviceUri });
+      expect(res.status).toBe(422);
+      expect(res.body.error?.fields?.serviceUri).toMatch(/smtp:\/\//);
+    }
+    expect(await count('alert-notification-settings', { name: 'Hostile' })).toBe(0);
+  });
 });

@@ -1,6 +1,6 @@
 import { field } from '../fields.ts';
 import { defineResource } from '../resource.ts';
-import { ordered, requiredWhen } from '../validation.ts';
+import { type FieldError, ordered, requiredWhen } from '../validation.ts';
 import { ALERT_LEVELS } from './assets.ts';
 
 /** The eight conditions of SPEC §3; the last two take a second bound. */
@@ -132,18 +132,35 @@ export const alertEventLogs = defineResource({
   },
 });
 
+/**
+ * What a notification service's address may be: an SMS gateway is an http(s) URL template, a mail
+ * service an `smtp://`/`smtps://` address (or an http(s) one of a mail API); no other scheme
+ * (`javascript:`, `file:`...) is ever stored.
+ */
+export function serviceUriRule(record: Record<string, unknown>): Record<string, FieldError> | undefined {
+  const uri = record.serviceUri;
+  if (typeof uri !== 'string' || uri.trim() === '') return undefined;
+  const schemes = record.notificationType === 'email' ? ['http', 'https', 'smtp', 'smtps'] : ['http', 'https'];
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/[^\s/?#]+/i.exec(uri.trim())?.[1]?.toLowerCase();
+  if (scheme && schemes.includes(scheme)) return undefined;
+  return {
+    serviceUri: { key: record.notificationType === 'email' ? 'validation.mailUri' : 'validation.url' },
+  };
+}
+
 export const alertNotificationSettings = defineResource({
   name: 'alert-notification-settings',
   route: 'alerts-alarms/alert-notification-settings',
   scope: 'account',
   display: 'name',
   defaultSort: 'name,asc',
+  rules: [serviceUriRule],
   fields: {
     name: field.text({ list: true, search: true }),
     notificationType: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { required: true, list: true }),
     serviceName: field.text({ required: true, list: true }),
-    // A URL template (`{{to}}`, `{{text}}`...), http(s) only like every URL field.
-    serviceUri: field.url({ required: true, list: true }),
+    // An SMS gateway's URL template (`{{to}}`, `{{text}}`...) or a mail server's address: see serviceUriRule.
+    serviceUri: field.text({ required: true, list: true, maxLength: 1000 }),
     encryption: field.enum(['none', 'ssl', 'tls']),
     portNumber: field.integer({ min: 1, max: 65535 }),
     mailHost: field.text(),
