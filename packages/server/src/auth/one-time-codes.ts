@@ -24,6 +24,10 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const lockUser = (tx: Tx, userId: number) =>
   tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
 
+/** The user's codes of one purpose issued in the current window. */
+const ofTheWindow = (userId: number, purpose: CodePurpose) =>
+  and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose), gt(oneTimeCodes.createdAt, windowStart()));
+
 /**
  * Issues a fresh 6-digit code; earlier codes of the same purpose stop working. Undefined when the
  * user already had MAX_CODES_PER_WINDOW codes of this purpose in the window: nothing is sent, and
@@ -36,13 +40,7 @@ export async function issueCode(db: Db, userId: number, purpose: CodePurpose): P
     const [recent] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(oneTimeCodes)
-      .where(
-        and(
-          eq(oneTimeCodes.userId, userId),
-          eq(oneTimeCodes.purpose, purpose),
-          gt(oneTimeCodes.createdAt, windowStart()),
-        ),
-      );
+      .where(ofTheWindow(userId, purpose));
     if ((recent?.n ?? 0) >= MAX_CODES_PER_WINDOW) return undefined;
     await tx
       .update(oneTimeCodes)
@@ -69,13 +67,7 @@ export async function consumeCode(db: Db, userId: number, purpose: CodePurpose, 
     const [guessed] = await tx
       .select({ n: sql<number>`coalesce(sum(${oneTimeCodes.attempts}), 0)::int` })
       .from(oneTimeCodes)
-      .where(
-        and(
-          eq(oneTimeCodes.userId, userId),
-          eq(oneTimeCodes.purpose, purpose),
-          gt(oneTimeCodes.createdAt, windowStart()),
-        ),
-      );
+      .where(ofTheWindow(userId, purpose));
     if ((guessed?.n ?? 0) >= MAX_GUESSES_PER_WINDOW) return false;
     const [current] = await tx
       .select()
