@@ -7,6 +7,8 @@ import { type RunningServer, startServer } from './support/server.ts';
 
 const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 const suffix = Date.now().toString(36);
+// DevEUIs are 16 hex digits: 4 fixed, 8 of this run, 4 of the row.
+const euiOfRun = `e2e0${(Date.now() % 0xffffffff).toString(16).padStart(8, '0')}`;
 const names = {
   type: `Bollard light ${suffix}`,
   model: `BL-1 ${suffix}`,
@@ -85,7 +87,7 @@ async function devicesWorkbook(): Promise<Buffer> {
       n === 500 ? 'No such model' : 'SLC-L1 LoRaWAN controller',
       'Moda',
       `IMP-${suffix}-${id}`,
-      `e2e0${suffix.slice(-4).padStart(4, '0')}${id}`.slice(0, 16),
+      `${euiOfRun}${id}`,
       n === 900 ? 99 : 10,
     ]);
   }

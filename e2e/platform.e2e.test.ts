@@ -54,7 +54,7 @@ describe('platform operators and people in the console', () => {
       .poll(() => page.getByRole('cell', { name: 'Üsküdar Municipality', exact: true }).isVisible())
       .toBe(true);
     await expect.poll(() => page.getByRole('menuitem', { name: 'Platform', exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole('cell', { name: ADMIN.email }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: ADMIN.email, exact: true }).isVisible()).toBe(true);
     await page.waitForLoadState('networkidle');
     await screenshot(page, 'platform-01-english-light');
     expect(await seriousViolations(page)).toEqual([]);
