@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutRoutes } from '../packages/web/src/app/menu-groups.ts';
+import { layoutRoutes } from '../packages/web/src/app/menu.ts';
 import { collectPageErrors, launchBrowser } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 

@@ -16,8 +16,13 @@ export type ResourceScope = 'account' | 'global' | 'accounts' | 'members';
 export interface ResourceDef {
   /** API prefix: the last segment of its SPEC §2 route. */
   name: string;
-  /** Console route under the layout, when it has one. */
+  /**
+   * Console route under the layout, when it has one; the console lists it in the menu group named
+   * by the route's first segment (or `menuGroup`), labelled `resources:<name>.menu` (else `.title`).
+   */
   route?: string;
+  /** Menu group of a route that does not start with its group's segment (SPEC §2's `users`). */
+  menuGroup?: string;
   scope: ResourceScope;
   fields: Record<string, FieldDef>;
   /** Field that names a record where it is referenced. */
@@ -36,6 +41,12 @@ export interface ResourceDef {
 
 export function defineResource(def: Omit<ResourceDef, 'defaultSort'> & { defaultSort?: string }): ResourceDef {
   return { defaultSort: 'id,desc', ...def };
+}
+
+/** The console menu group a routed resource is listed in. */
+export function menuGroupOf(resource: ResourceDef): string | undefined {
+  if (!resource.route) return undefined;
+  return resource.menuGroup ?? resource.route.split('/')[0];
 }
 
 /** Fields every record carries, besides its own. */

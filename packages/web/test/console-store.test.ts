@@ -13,15 +13,10 @@ describe('persisted client store', () => {
     const store = useConsoleStore.getState();
     store.setTableParams('countries', { page: 3 });
     store.setFormValues('countries:create', { name: 'Gürcistan' });
-    store.setSelectOptions('countries', [{ value: 1, label: 'Türkiye' }], 1234);
     expect(PERSIST_KEY).toBe('persist:lampyr');
     const saved = JSON.parse(window.localStorage.getItem(PERSIST_KEY) ?? '{}');
     expect(Object.keys(saved.state).sort()).toEqual(['formValues', 'tableParams']);
     expect(saved.state.tableParams.countries).toEqual({ ...defaultTableParams(), page: 3 });
-    expect(useConsoleStore.getState().selectOptions.countries).toEqual({
-      options: [{ value: 1, label: 'Türkiye' }],
-      updatedAt: 1234,
-    });
   });
 
   it('defaults a table to page 1, size 10, empty sort and no filters or columns', () => {

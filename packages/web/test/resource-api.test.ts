@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchAll, listRecords, normalizeFilter, searchRecords, serviceSearch } from '../src/lib/resource-api.ts';
+import {
+  aggregate,
+  fetchAll,
+  fetchRecord,
+  listRecords,
+  normalizeFilter,
+  searchRecords,
+  serviceSearch,
+} from '../src/lib/resource-api.ts';
 import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
 
 const pageable = { page: 1, size: 10, sort: [] };
@@ -24,6 +32,32 @@ describe('resource calls', () => {
     });
     await expect(serviceSearch('addresses', {})).resolves.toEqual({ content: [], totalElements: 0 });
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('answers every account-scoped read locally when no account is selected: aggregate and fetch-one too', async () => {
+    const fetchMock = okFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(fetchAll('devices')).resolves.toEqual({ content: [], totalElements: 0 });
+    await expect(
+      aggregate('channel-read-values', { aggregations: [{ field: 'value', fn: 'avg', as: 'avg' }] }),
+    ).resolves.toEqual({ rows: [] });
+    await expect(fetchRecord('devices', 7)).resolves.toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks the server for aggregate and fetch-one with skipAccountFilter, or once an account is selected', async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ success: true, data: { rows: [{ avg: 2 }] } })));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = { aggregations: [{ field: 'value', fn: 'avg' as const }] };
+    await expect(aggregate('channel-read-values', body, { skipAccountFilter: true })).resolves.toEqual({
+      rows: [{ avg: 2 }],
+    });
+    await expect(fetchRecord('countries', 3, { skipAccountFilter: true })).resolves.toEqual({ rows: [{ avg: 2 }] });
+    window.localStorage.setItem('selectedAccount', '{"id":2}');
+    await aggregate('channel-read-values', body);
+    await fetchRecord('devices', 7);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    expect(String((fetchMock.mock.calls[3] as unknown[])[0])).toContain('/query/api/devices/7');
   });
 
   it('calls the server without an account when skipAccountFilter is set', async () => {

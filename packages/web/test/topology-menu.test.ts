@@ -1,8 +1,7 @@
 import { catalogue, findResource } from '@lampyr/contract';
 import { describe, expect, it } from 'vitest';
 import { topologyEntry } from '../src/app/layout/use-topology-menu.ts';
-import { layoutRoutes, MENU_GROUPS } from '../src/app/menu-groups.ts';
-import { resourceForPath } from '../src/app/route-screen.tsx';
+import { layoutRoutes, locate, MENU_GROUPS } from '../src/app/menu.ts';
 
 describe('menu', () => {
   it('reads topology types whether id and name are capitalised or not', () => {
@@ -29,12 +28,12 @@ describe('menu', () => {
       'device-channels',
     ]);
     const system = layoutRoutes().filter(
-      (e) => (e.path.startsWith('system/') || ['users', 'accounts'].includes(e.path)) && e.screen !== 'platform',
+      (e) => (e.path.startsWith('system/') || ['users', 'accounts'].includes(e.path)) && !e.page,
     );
-    expect(system.map((e) => [e.path, resourceForPath(e)])).toEqual([
+    expect(system.map((e) => [e.path, e.resource])).toEqual([
       ['system/account', 'accounts'],
-      ['users', 'users'],
       ['system/roles', 'roles'],
+      ['users', 'users'],
       ['system/users-roles', 'users-roles'],
       ['system/countries', 'countries'],
       ['system/states', 'states'],
@@ -46,18 +45,26 @@ describe('menu', () => {
       ['accounts', 'accounts'],
     ]);
     // The platform operators' screen is written by hand and listed to platform operators only.
-    expect(layoutRoutes().find((e) => e.screen === 'platform')).toMatchObject({
+    expect(layoutRoutes().find((e) => e.path === 'system/platform')).toMatchObject({
       path: 'system/platform',
       operatorsOnly: true,
     });
   });
 
-  it('opens every route on a dedicated screen or a catalogue entity, and every entity on its own route', () => {
+  it('opens every route on a hand-made page or a catalogue entity, and every entity on its own route', () => {
     const routes = layoutRoutes();
-    expect(routes.filter((e) => !e.screen && !resourceForPath(e)).map((e) => e.path)).toEqual([]);
+    expect(routes.filter((e) => !e.page && !findResource(e.resource ?? '')).map((e) => e.path)).toEqual([]);
     const paths = new Set(routes.map((e) => e.path));
     expect(catalogue.filter((r) => r.route && !paths.has(r.route)).map((r) => r.route)).toEqual([]);
-    for (const e of routes)
-      if (!e.resource && !e.screen) expect(findResource(resourceForPath(e) ?? '')?.route).toBe(e.path);
+    // A plain entity's entry comes from its definition: its route, its group, its translated label.
+    const devices = locate('/assets-devices/devices');
+    expect(devices.group?.key).toBe('assets-devices');
+    expect(devices.entry).toEqual({
+      path: 'assets-devices/devices',
+      label: ['resources:devices.menu', 'resources:devices.title'],
+      resource: 'devices',
+    });
+    expect(locate('/Users/').entry?.resource).toBe('users');
+    expect(locate('/no/such/screen')).toEqual({});
   });
 });

@@ -39,6 +39,7 @@ export const roles = defineResource({
 export const users = defineResource({
   name: 'users',
   route: 'users',
+  menuGroup: 'system',
   scope: 'members',
   display: 'email',
   defaultSort: 'email,asc',

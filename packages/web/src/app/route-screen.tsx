@@ -1,44 +1,30 @@
-import { catalogue, findResource } from '@lampyr/contract';
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import type { MenuEntry, ScreenName } from './navigation.ts';
+import { findResource } from '@lampyr/contract';
+import { lazy } from 'react';
+import { useLocation } from 'react-router';
+import { locate } from './menu.ts';
 
 const ResourcePage = lazy(() => import('../resources/resource-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/home/not-found-page.tsx'));
 
-const SCREENS: Record<ScreenName, LazyExoticComponent<ComponentType>> = {
-  dashboard: lazy(() => import('../features/dashboards/dashboard-page.tsx')),
-  'device-details': lazy(() => import('../features/assets-devices/device-details-page.tsx')),
-  'live-control': lazy(() => import('../features/assets-devices/live-control-page.tsx')),
-  graphic: lazy(() => import('../features/assets-devices/graphic-page.tsx')),
-  map: lazy(() => import('../features/assets-devices/map-page.tsx')),
-  'channel-average': lazy(() => import('../features/dashboards/channel-average-page.tsx')),
-  'average-overview': lazy(() => import('../features/dashboards/average-overview-page.tsx')),
-  platform: lazy(() => import('../features/system/platform-page.tsx')),
-};
-
-/** The catalogue resource a path shows: the one named by its entry, else the one it is the route of. */
-export function resourceForPath(entry: MenuEntry): string | undefined {
-  if (entry.resource) return findResource(entry.resource)?.name;
-  return catalogue.find((r) => r.route === entry.path)?.name;
-}
-
 /**
- * A SPEC §2 route: its dedicated screen, or the generic screen of its catalogue entity. A route
- * that shows another entity's list (or a filtered one) keeps its own table parameters.
+ * A SPEC §2 route under the layout: its hand-made page, or the generic screen of its catalogue
+ * entity. A route that shows another entity's list (or a filtered one) keeps its own table
+ * parameters. Loaded apart from the router, so the catalogue stays out of the sign-in bundle.
  */
-export default function RouteScreen({ entry }: { entry: MenuEntry }) {
-  if (entry.screen) {
-    const Screen = SCREENS[entry.screen];
-    return <Screen key={entry.path} />;
+export default function RouteScreen() {
+  const { pathname } = useLocation();
+  const { entry } = locate(pathname);
+  if (entry?.page) {
+    const Page = entry.page;
+    return <Page key={entry.path} />;
   }
-  const resource = resourceForPath(entry);
-  if (!resource) return <NotFoundPage />;
-  const own = !entry.resource && !entry.filter;
+  if (!entry?.resource) return <NotFoundPage />;
+  const own = !entry.filter && findResource(entry.resource)?.route === entry.path;
   return (
     <ResourcePage
       key={entry.path}
-      resource={resource}
-      tableKey={own ? resource : entry.path}
+      resource={entry.resource}
+      tableKey={own ? entry.resource : entry.path}
       fixedFilter={entry.filter}
     />
   );

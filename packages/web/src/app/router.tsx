@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
-import { layoutRoutes } from './menu-groups.ts';
 import { PageLoading } from './page-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 
@@ -12,10 +11,10 @@ const ChangePasswordPage = lazy(() => import('../features/auth/change-password-p
 const StandaloneChangePassword = lazy(() => import('../features/auth/standalone-change-password.tsx'));
 const ShellLayout = lazy(() => import('./layout/shell-layout.tsx'));
 const HomePage = lazy(() => import('../features/home/home-page.tsx'));
-// Which screen a path shows depends on the catalogue, which stays out of the sign-in bundle.
+// Which screen a path shows depends on the menu and the catalogue, which stay out of the sign-in bundle:
+// every other path under the layout is matched by the route screen (app/menu.ts), else not found.
 const RouteScreen = lazy(() => import('./route-screen.tsx'));
 const TopologyPage = lazy(() => import('../features/assets-devices/topology-page.tsx'));
-const NotFoundPage = lazy(() => import('../features/home/not-found-page.tsx'));
 
 function page(node: ReactNode, fullScreen = false) {
   return <Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{node}</Suspense>;
@@ -32,12 +31,8 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: page(<HomePage />) },
       { path: 'ChangePasword', element: page(<ChangePasswordPage />) },
-      ...layoutRoutes().map((entry) => ({
-        path: entry.path,
-        element: page(<RouteScreen key={entry.path} entry={entry} />),
-      })),
       { path: 'device-topology/:id', element: page(<TopologyPage />) },
-      { path: '*', element: page(<NotFoundPage />) },
+      { path: '*', element: page(<RouteScreen />) },
     ],
   },
 ];

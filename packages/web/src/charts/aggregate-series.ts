@@ -16,7 +16,7 @@ export async function averagesPerBucket(
   groupBy: string[] = [],
   signal?: AbortSignal,
 ): Promise<AggregateRow[]> {
-  const data = await aggregate<{ rows: AggregateRow[] }>(
+  const data = await aggregate<AggregateRow>(
     'channel-read-values',
     {
       // A channel's own readings: a sub-device package's sub-channels would mix in under its id.

@@ -19,21 +19,13 @@ export interface SelectOption {
   label: string;
 }
 
-export interface CachedOptions {
-  options: SelectOption[];
-  updatedAt: number;
-}
-
 export interface ConsoleState {
   tableParams: Record<string, TableParams>;
   formValues: Record<string, Record<string, unknown>>;
-  /** Reference options per prefix with the time they were fetched; kept in memory only. */
-  selectOptions: Record<string, CachedOptions>;
   setTableParams: (prefix: string, patch: Partial<TableParams>) => void;
   resetTableParams: (prefix: string) => void;
   setFormValues: (formKey: string, values: Record<string, unknown>) => void;
   clearFormValues: (formKey: string) => void;
-  setSelectOptions: (prefix: string, options: SelectOption[], updatedAt?: number) => void;
 }
 
 export function defaultTableParams(): TableParams {
@@ -49,7 +41,6 @@ export const useConsoleStore = create<ConsoleState>()(
     (set) => ({
       tableParams: {},
       formValues: {},
-      selectOptions: {},
       setTableParams: (prefix, patch) =>
         set((state) => ({
           tableParams: { ...state.tableParams, [prefix]: { ...tableParamsOf(state, prefix), ...patch } },
@@ -62,8 +53,6 @@ export const useConsoleStore = create<ConsoleState>()(
           const { [formKey]: _dropped, ...rest } = state.formValues;
           return { formValues: rest };
         }),
-      setSelectOptions: (prefix, options, updatedAt = Date.now()) =>
-        set((state) => ({ selectOptions: { ...state.selectOptions, [prefix]: { options, updatedAt } } })),
     }),
     {
       name: PERSIST_KEY,

@@ -36,7 +36,14 @@ export interface CallOptions {
 
 export type Row = Record<string, unknown> & { id: number };
 
-/** SPEC §5: the local answer to an account-scoped list or search when no account is selected. */
+/**
+ * SPEC §5/§7: with no account selected, every account-scoped read is answered here, without asking
+ * the server (which would refuse it or answer another scope), unless `skipAccountFilter` is set:
+ * - list, search, service search and fetch-all: an empty page, `{content: [], totalElements: 0}`;
+ * - aggregate: the aggregate's empty answer, `{rows: []}` (the server's shape with no rows);
+ * - fetch-one: `null` (there is no record to show).
+ * Commands are not answered locally: the server refuses them with its own message.
+ */
 export const EMPTY_PAGE: Readonly<Page<never>> = Object.freeze({ content: [], totalElements: 0 });
 
 function noAccount(options: CallOptions): boolean {
@@ -113,16 +120,28 @@ export interface AggregateParams {
   groupBy?: (string | { field: string; interval: string })[];
 }
 
-export function aggregate<T = Record<string, unknown>>(
+export interface AggregateResult<R = Record<string, unknown>> {
+  rows: R[];
+}
+
+/** Aggregate: `POST {query}/{prefix}/aggregate`; `{rows: []}` locally with no account selected. */
+export async function aggregate<R = Record<string, unknown>>(
   prefix: string,
   params: AggregateParams,
   options: CallOptions = {},
-): Promise<T> {
+): Promise<AggregateResult<R>> {
+  if (noAccount(options)) return { rows: [] };
   const body = { logic: 'AND', filters: [], ...params };
-  return request<T>('query', `${prefix}/aggregate`, { method: 'POST', body, signal: options.signal });
+  return request<AggregateResult<R>>('query', `${prefix}/aggregate`, { method: 'POST', body, signal: options.signal });
 }
 
-export function fetchRecord<T = Row>(prefix: string, id: number | string, options: CallOptions = {}): Promise<T> {
+/** Fetch-one: `GET {query}/{prefix}/{id}`; `null` locally with no account selected. */
+export async function fetchRecord<T = Row>(
+  prefix: string,
+  id: number | string,
+  options: CallOptions = {},
+): Promise<T | null> {
+  if (noAccount(options)) return null;
   return request<T>('query', `${prefix}/${encodeURIComponent(String(id))}`, { signal: options.signal });
 }
 

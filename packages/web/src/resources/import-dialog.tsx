@@ -4,7 +4,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Modal, Progress, Statistic, Table, Typography, theme, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConsoleStore } from '../lib/console-store.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import { keys } from '../lib/query-keys.ts';
 import {
@@ -85,10 +84,6 @@ export function ImportDialog({
       setFailure(errorMessage(error, t));
       setStage({ step: 'choose' });
     } finally {
-      useConsoleStore.setState((s) => {
-        const { [resource.name]: _dropped, ...rest } = s.selectOptions;
-        return { selectOptions: rest };
-      });
       await client.invalidateQueries({ queryKey: keys.resource(resource.name) });
     }
   };

@@ -9,6 +9,7 @@ import { CellValue } from './cell-value.tsx';
 import { choosableColumns } from './column-chooser.tsx';
 import type { ResourceLabels } from './labels.ts';
 import { useReferenceNames } from './reference-data.ts';
+import { needsAccount } from './use-resource-list.ts';
 
 /** One record read-only: the view of resources only the server writes. */
 export function RecordDetails({
@@ -25,7 +26,8 @@ export function RecordDetails({
   const { t } = useTranslation();
   const record = useQuery({
     queryKey: keys.detail(resource.name, id),
-    queryFn: ({ signal }) => fetchRecord<Row>(resource.name, id, { signal }),
+    queryFn: ({ signal }) =>
+      fetchRecord<Row>(resource.name, id, { signal, skipAccountFilter: !needsAccount(resource) }),
   });
   const fields = choosableColumns(resource);
   const names = useReferenceNames(resource, record.data ? [record.data] : [], fields);
@@ -40,7 +42,7 @@ export function RecordDetails({
           size="small"
           items={fields.map((name) => {
             const def = resource.fields[name];
-            const value = record.data[name];
+            const value = record.data?.[name];
             return {
               key: name,
               label: labels.field(name),

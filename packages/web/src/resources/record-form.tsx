@@ -20,6 +20,7 @@ import {
   toWidgetValue,
 } from './form-values.ts';
 import type { ResourceLabels } from './labels.ts';
+import { needsAccount } from './use-resource-list.ts';
 import { useResourceMutations } from './use-resource-mutations.ts';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; id: number };
@@ -59,7 +60,8 @@ export function RecordForm({
 
   const record = useQuery({
     queryKey: keys.detail(resource.name, id ?? 0),
-    queryFn: ({ signal }) => fetchRecord<Row>(resource.name, id ?? 0, { signal }),
+    queryFn: ({ signal }) =>
+      fetchRecord<Row>(resource.name, id ?? 0, { signal, skipAccountFilter: !needsAccount(resource) }),
     enabled: id !== undefined,
     staleTime: 0,
   });

@@ -1,6 +1,6 @@
 import { CONSTANTS, findResource, type ResourceDef } from '@lampyr/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { type SelectOption, useConsoleStore } from '../lib/console-store.ts';
+import type { SelectOption } from '../lib/console-store.ts';
 import { keys } from '../lib/query-keys.ts';
 import { listRecords, type Row } from '../lib/resource-api.ts';
 import { needsAccount } from './use-resource-list.ts';
@@ -36,21 +36,15 @@ async function loadOptions(prefix: string, search: string, signal: AbortSignal) 
 }
 
 /**
- * The options of a reference select (SPEC §9): the full list of a prefix is cached with the time it
- * was fetched and reused while fresh; a typed search goes to the server when the list is partial.
+ * The options of a reference select (SPEC §9): the full list of a prefix is held in the query cache
+ * under `keys.options` with the time it was fetched, reused while fresh and dropped by any command
+ * on the prefix (it sits under the prefix's key); a typed search goes to the server when the list
+ * is partial.
  */
 export function useReferenceOptions(prefix: string, search = '') {
-  const cached = useConsoleStore((s) => s.selectOptions[prefix]);
-  const setSelectOptions = useConsoleStore((s) => s.setSelectOptions);
   const all = useQuery({
     queryKey: keys.options(prefix, ''),
-    queryFn: async ({ signal }) => {
-      const result = await loadOptions(prefix, '', signal);
-      setSelectOptions(prefix, result.options);
-      return result;
-    },
-    initialData: cached ? { options: cached.options, complete: true } : undefined,
-    initialDataUpdatedAt: cached?.updatedAt,
+    queryFn: ({ signal }) => loadOptions(prefix, '', signal),
     staleTime: CONSTANTS.cacheStaleMs,
   });
   const remote = search.trim() !== '' && all.data?.complete === false;

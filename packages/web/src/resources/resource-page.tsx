@@ -1,37 +1,20 @@
-import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { CONSTANTS, type Condition, getResource } from '@lampyr/contract';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  DatePicker,
-  Empty,
-  Flex,
-  Input,
-  Popconfirm,
-  Result,
-  Space,
-  Table,
-  Typography,
-  theme,
-} from 'antd';
-import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, App, Button, Card, Empty, Result, Space, Table, Typography, theme } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import type { FilterObject, FilterValue, Row } from '../lib/resource-api.ts';
 import { selectedAccountId } from '../lib/session-storage.ts';
-import { CellValue } from './cell-value.tsx';
-import { ColumnChooser, defaultColumns } from './column-chooser.tsx';
-import { type FilterApi, filterDropdown, isFiltered } from './column-filters.tsx';
+import { defaultColumns } from './column-chooser.tsx';
+import type { FilterApi } from './column-filters.tsx';
 import { useResourceLabels } from './labels.ts';
 import { RecordDetails } from './record-details.tsx';
 import { type FormTarget, RecordForm } from './record-form.tsx';
 import { useReferenceNames } from './reference-data.ts';
-import { TransferActions } from './transfer-actions.tsx';
+import { ResourceToolbar } from './resource-toolbar.tsx';
+import { useResourceColumns } from './use-resource-columns.tsx';
 import {
   defaultTimeWindow,
   needsAccount,
@@ -43,38 +26,10 @@ import { useResourceMutations } from './use-resource-mutations.ts';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
-/** The time range of a readings or data-log table (its API answers only over one). */
-function TimeWindowPicker({
-  label,
-  condition,
-  onChange,
-}: {
-  label: string;
-  condition: Condition | undefined;
-  onChange: (range: [Dayjs, Dayjs] | undefined) => void;
-}) {
-  const value = Array.isArray(condition?.value)
-    ? ([dayjs(String(condition.value[0])), dayjs(String(condition.value[1]))] as [Dayjs, Dayjs])
-    : undefined;
-  return (
-    <DatePicker.RangePicker
-      aria-label={label}
-      showTime
-      value={value}
-      onChange={(range) => onChange(range?.[0] && range[1] ? [range[0], range[1]] : undefined)}
-    />
-  );
-}
-
-function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null {
-  const entry = sort.find((s) => s.split(',')[0] === field);
-  if (!entry) return null;
-  return entry.split(',')[1]?.toLowerCase() === 'desc' ? 'descend' : 'ascend';
-}
-
 /**
- * The generic screen of a catalogue resource: a server-paged, sortable, filterable table with a
- * column chooser, a create/edit form and a confirmed delete.
+ * The generic screen of a catalogue resource: its toolbar (resource-toolbar.tsx), a server-paged,
+ * sortable, filterable table (columns in use-resource-columns.tsx), a create/edit form and a
+ * confirmed delete.
  */
 export default function ResourcePage({
   resource: name,
@@ -112,7 +67,6 @@ export default function ResourcePage({
   }, [params.selectedColumns, resource]);
   const rows = list.data?.content ?? [];
   const names = useReferenceNames(resource, rows, visible);
-  const searchable = Object.values(resource.fields).some((f) => f.search);
   const anyFilter =
     Boolean(params.filters && Object.keys(params.filters).length) || Boolean(params.detailFilter?.length);
   const accountMissing = needsAccount(resource) && selectedAccountId() === undefined;
@@ -144,67 +98,16 @@ export default function ResourcePage({
     }
   };
 
-  const columns: ColumnsType<Row> = visible.map((field) => {
-    const def = resource.fields[field];
-    const label = labels.field(field);
-    return {
-      key: field,
-      dataIndex: field,
-      title: label,
-      sorter: def?.kind !== 'json',
-      sortOrder: sortOrderOf(params.sort, field),
-      filterDropdown: def ? filterDropdown(field, def, label, labels, filterApi) : undefined,
-      filtered: isFiltered(params, field),
-      render: (value: unknown) => (
-        <CellValue
-          name={field}
-          def={def}
-          value={value}
-          labels={labels}
-          referenceName={def?.ref && typeof value === 'number' ? names.get(def.ref)?.get(value) : undefined}
-        />
-      ),
-    };
-  });
-
-  columns.push({
-    key: 'actions',
-    title: t('resource.actions'),
-    fixed: 'right',
-    width: resource.readOnly ? 80 : 120,
-    render: (_value, row) =>
-      resource.readOnly ? (
-        <Button
-          type="text"
-          icon={<EyeOutlined />}
-          aria-label={t('resource.viewItem', { item: labels.one, id: row.id })}
-          onClick={() => setViewing(row.id)}
-        />
-      ) : (
-        <Space size={0}>
-          <Button
-            type="text"
-            icon={<EditOutlined />}
-            aria-label={t('resource.editItem', { item: labels.one, id: row.id })}
-            onClick={() => setFormTarget({ mode: 'update', id: row.id })}
-          />
-          <Popconfirm
-            title={t('confirm.deleteTitle', { item: labels.one })}
-            description={t('confirm.delete', { item: labels.one.toLocaleLowerCase() })}
-            okText={t('action.delete')}
-            cancelText={t('action.cancel')}
-            okButtonProps={{ danger: true, loading: remove.isPending }}
-            onConfirm={() => confirmDelete(row)}
-          >
-            <Button
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              aria-label={t('resource.deleteItem', { item: labels.one, id: row.id })}
-            />
-          </Popconfirm>
-        </Space>
-      ),
+  const columns = useResourceColumns({
+    resource,
+    labels,
+    visible,
+    filterApi,
+    names,
+    onView: (row) => setViewing(row.id),
+    onEdit: (row) => setFormTarget({ mode: 'update', id: row.id }),
+    onDelete: confirmDelete,
+    deleting: remove.isPending,
   });
 
   const total = list.data?.totalElements ?? 0;
@@ -212,90 +115,30 @@ export default function ResourcePage({
 
   return (
     <Card>
-      <Flex justify="space-between" align="center" wrap gap={token.margin} style={{ marginBottom: token.margin }}>
-        <Typography.Title level={2} style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
-          {labels.title}
-          {list.data && (
-            <Typography.Text type="secondary" style={{ marginInlineStart: token.marginXS, fontWeight: 'normal' }}>
-              ({total})
-            </Typography.Text>
-          )}
-        </Typography.Title>
-        <Space wrap>
-          {searchable && (
-            <Input.Search
-              allowClear
-              aria-label={t('resource.search', { title: labels.title })}
-              placeholder={t('resource.searchPlaceholder')}
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value);
-                if (e.target.value === '') filterApi.setFilter('q', undefined);
-              }}
-              onSearch={(value) => filterApi.setFilter('q', value.trim() || undefined)}
-              style={{ width: 240 }}
-            />
-          )}
-          {resource.timeWindow && (
-            <TimeWindowPicker
-              label={labels.field(resource.timeWindow)}
-              condition={windowed.params.detailFilter?.find((c) => c.field === resource.timeWindow)}
-              onChange={(range) =>
-                filterApi.setCondition(
-                  resource.timeWindow as string,
-                  range && {
-                    field: resource.timeWindow as string,
-                    operator: 'between',
-                    value: [range[0].toISOString(), range[1].toISOString()],
-                  },
-                )
-              }
-            />
-          )}
-          {anyFilter && (
-            <Button
-              onClick={() => {
-                setSearch('');
-                update({ filters: null, detailFilter: null, page: 1 });
-              }}
-            >
-              {t('filter.clearAll')}
-            </Button>
-          )}
-          <ColumnChooser
-            resource={resource}
-            labels={labels}
-            visible={visible}
-            onChange={(selectedColumns) => update({ selectedColumns })}
-          />
-          <TransferActions
-            resource={resource}
-            labels={labels}
-            params={{
-              filter: { ...(params.filters ?? {}), ...(fixedFilter ?? {}) },
-              detailFilter: windowed.params.detailFilter,
-              selectedColumns: params.selectedColumns,
-              sort: params.sort,
-            }}
-          />
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => {
-              // The default range moves on to the present; a range the person picked stays.
-              if (windowed.usesDefault && resource.timeWindow)
-                setFallbackWindow(defaultTimeWindow(resource.timeWindow));
-              else list.refetch();
-            }}
-            loading={list.isFetching}
-            aria-label={t('action.refresh')}
-          />
-          {!resource.readOnly && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget({ mode: 'create' })}>
-              {t('resource.create', { item: labels.one })}
-            </Button>
-          )}
-        </Space>
-      </Flex>
+      <ResourceToolbar
+        resource={resource}
+        labels={labels}
+        total={list.data ? total : undefined}
+        filterApi={filterApi}
+        windowFilter={windowed.params.detailFilter}
+        fixedFilter={fixedFilter}
+        visible={visible}
+        search={search}
+        onSearchChange={setSearch}
+        anyFilter={anyFilter}
+        onClearFilters={() => {
+          setSearch('');
+          update({ filters: null, detailFilter: null, page: 1 });
+        }}
+        onColumnsChange={(selectedColumns) => update({ selectedColumns })}
+        onRefresh={() => {
+          // The default range moves on to the present; a range the person picked stays.
+          if (windowed.usesDefault && resource.timeWindow) setFallbackWindow(defaultTimeWindow(resource.timeWindow));
+          else list.refetch();
+        }}
+        refreshing={list.isFetching}
+        onCreate={() => setFormTarget({ mode: 'create' })}
+      />
 
       {accountMissing && (
         <Alert

@@ -1,21 +1,16 @@
 import type { ResourceDef } from '@lampyr/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useConsoleStore } from '../lib/console-store.ts';
 import { keys } from '../lib/query-keys.ts';
 import { createRecord, deleteRecord, type Row, updateRecord } from '../lib/resource-api.ts';
 
 /**
  * Create, update and delete through the command API. Each invalidates exactly what it changes:
- * the resource's lists and lookups, the record itself, and its cached select options.
+ * the resource's lists, lookups and select options (all under its key), and the record itself.
  */
 export function useResourceMutations(resource: ResourceDef) {
   const client = useQueryClient();
   const prefix = resource.name;
   const afterChange = async (id?: number) => {
-    useConsoleStore.setState((s) => {
-      const { [prefix]: _dropped, ...rest } = s.selectOptions;
-      return { selectOptions: rest };
-    });
     if (id !== undefined) client.removeQueries({ queryKey: keys.detail(prefix, id) });
     await client.invalidateQueries({ queryKey: keys.resource(prefix) });
   };

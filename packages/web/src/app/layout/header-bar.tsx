@@ -3,7 +3,7 @@ import { Button, Flex, Layout, Space, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { AccountSummary } from '../../lib/session-storage.ts';
-import { locate } from '../menu-groups.ts';
+import { locate } from '../menu.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { LanguageMenu } from './language-menu.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';

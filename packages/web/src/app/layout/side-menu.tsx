@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { storedUser } from '../../lib/session-storage.ts';
-import { MENU_GROUPS } from '../menu-groups.ts';
+import { MENU_GROUPS } from '../menu.ts';
 import { GROUP_ICONS } from './group-icons.tsx';
 import { useTopologyMenu } from './use-topology-menu.ts';
 

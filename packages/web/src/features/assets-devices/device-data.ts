@@ -1,6 +1,8 @@
+import { findResource } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
 import { keys } from '../../lib/query-keys.ts';
 import { fetchRecord, type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import { needsAccount } from '../../resources/use-resource-list.ts';
 
 export interface ChannelTemplate extends Row {
   name: string;
@@ -31,7 +33,8 @@ function params(filter: ListParams['filter'], size: number, sort: string[] = [])
 export function useRecord<T extends Row = Row>(prefix: string, id: number | undefined) {
   return useQuery({
     queryKey: keys.detail(prefix, id ?? 0),
-    queryFn: ({ signal }) => fetchRecord<T>(prefix, id as number, { signal }),
+    queryFn: ({ signal }) =>
+      fetchRecord<T>(prefix, id as number, { signal, skipAccountFilter: !needsAccount(findResource(prefix)) }),
     enabled: id !== undefined,
   });
 }

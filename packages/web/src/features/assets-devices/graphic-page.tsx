@@ -9,6 +9,7 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
 
@@ -42,7 +43,7 @@ export default function GraphicPage() {
   const byId = new Map(readable.map((tpl) => [tpl.id, tpl]));
 
   const data = useQuery({
-    queryKey: ['query', 'channel-read-values', 'aggregate', 'graphic', query],
+    queryKey: keys.aggregate('channel-read-values', 'graphic', query),
     queryFn: ({ signal }) => {
       const q = query as ChartQuery;
       return averagesPerBucket(

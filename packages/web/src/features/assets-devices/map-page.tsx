@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { onLiveEvent } from '../../lib/live-stream.ts';
+import { keys } from '../../lib/query-keys.ts';
 import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { LiveBadge } from './live-badge.tsx';
@@ -32,8 +33,8 @@ const PAGE = 1000;
 /** Devices drawn at most; a larger fleet is cut with a notice. */
 const MAX_DEVICES = 20_000;
 const ISTANBUL: [number, number] = [41.0082, 28.9784];
-const DEVICES_KEY = ['query', 'devices', 'map'] as const;
-const STATUS_KEY = ['query', 'device-connection-status', 'map'] as const;
+const DEVICES_KEY = keys.view('devices', 'map');
+const STATUS_KEY = keys.view('device-connection-status', 'map');
 
 /** Every page of a list, a thousand rows at a time, up to `limit` rows. */
 async function allRows(prefix: string, params: Omit<ListParams, 'pageable'>, sort: string, signal: AbortSignal) {

@@ -2,7 +2,7 @@ import { Card, Col, Row, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { GROUP_ICONS } from '../../app/layout/group-icons.tsx';
-import { MENU_GROUPS } from '../../app/menu-groups.ts';
+import { MENU_GROUPS } from '../../app/menu.ts';
 import { accountDisplayName, resolveSelectedAccount, storedUser } from '../../lib/session-storage.ts';
 
 /** Home: who is signed in, in which account, and a way into each menu group. */

@@ -7,9 +7,6 @@ import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
 
-const accountsKey = [...keys.resource('platform'), 'accounts'] as const;
-const usersKey = [...keys.resource('platform'), 'users'] as const;
-
 type Change =
   | { path: 'accounts/integrator'; body: { accountId: number; isIntegrator: boolean } }
   | { path: 'accounts/parent'; body: { accountId: number; parentId: number | null } }
@@ -26,11 +23,11 @@ export default function PlatformPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const accounts = useQuery({
-    queryKey: accountsKey,
+    queryKey: keys.platform('accounts'),
     queryFn: ({ signal }) => request<PlatformAccount[]>('query', 'platform/accounts', { signal }),
   });
   const users = useQuery({
-    queryKey: usersKey,
+    queryKey: keys.platform('users'),
     queryFn: ({ signal }) => request<PlatformUser[]>('query', 'platform/users', { signal }),
   });
   const change = useMutation({

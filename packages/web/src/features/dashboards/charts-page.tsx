@@ -8,6 +8,7 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { type ChannelKind, useChannelKind, useRegionDevices } from './channel-choice.ts';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
@@ -34,7 +35,7 @@ export default function ChannelAveragePage() {
   const region = useRegionDevices(regionId);
 
   const data = useQuery({
-    queryKey: ['query', 'channel-read-values', 'aggregate', 'channel-average', query],
+    queryKey: keys.aggregate('channel-read-values', 'channel-average', query),
     queryFn: ({ signal }) => {
       const q = query as ChartQuery;
       if (q.deviceIds?.length === 0) return Promise.resolve([]);

@@ -9,10 +9,10 @@ import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { request } from '../../lib/api-client.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
+import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 
-const summaryKey = (deviceTypeId: number | null) => ['query', 'dashboard-summary', deviceTypeId] as const;
 /** Connection changes arrive live; the counts follow them at most this often. */
 const LIVE_REFRESH_MS = 5000;
 const LEVELS = [
@@ -33,7 +33,7 @@ export default function DashboardPage() {
   const client = useQueryClient();
   const [deviceTypeId, setDeviceTypeId] = useState<number | null>(null);
   const summary = useQuery({
-    queryKey: summaryKey(deviceTypeId),
+    queryKey: keys.dashboardSummary(deviceTypeId),
     queryFn: ({ signal }) =>
       request<DashboardSummary>(
         'query',
@@ -50,7 +50,7 @@ export default function DashboardPage() {
       if (event.type !== 'status' || timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        void client.invalidateQueries({ queryKey: ['query', 'dashboard-summary'] });
+        void client.invalidateQueries({ queryKey: keys.dashboardSummary() });
       }, LIVE_REFRESH_MS);
     });
     return () => {

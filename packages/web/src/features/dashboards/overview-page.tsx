@@ -8,6 +8,7 @@ import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/agg
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { keys } from '../../lib/query-keys.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { recordLabel } from '../../resources/reference-data.ts';
 import { type ChannelKind, useChannelKind } from './channel-choice.ts';
@@ -69,7 +70,7 @@ export default function AverageOverviewPage() {
   const [query, setQuery] = useState<OverviewQuery>();
 
   const data = useQuery({
-    queryKey: ['query', 'channel-read-values', 'aggregate', 'overview', query],
+    queryKey: keys.aggregate('channel-read-values', 'overview', query),
     queryFn: ({ signal }) => regionAverages(query as OverviewQuery, signal),
     enabled: query !== undefined,
   });

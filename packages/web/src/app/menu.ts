@@ -1,0 +1,130 @@
+import { catalogue, menuGroupOf } from '@lampyr/contract';
+import { lazy } from 'react';
+import { entry, type MenuEntry, type MenuGroup } from './navigation.ts';
+
+/**
+ * SPEC §2's menu. Every catalogue entity with a route is listed in its definition's menu group,
+ * labelled from its translations (`resources:<name>.menu`, else `.title`). Written here by hand:
+ * only what is not a plain entity — hand-made pages (each naming its module), aliases that show
+ * another entity's list, filtered views and action entries.
+ */
+
+/** Where a group's catalogue entities go among its hand-written entries. */
+const ENTITIES = Symbol('entities');
+type Slot = MenuEntry | typeof ENTITIES;
+
+function entityEntries(group: string, hand: readonly MenuEntry[]): MenuEntry[] {
+  const taken = new Set(hand.map((e) => e.path));
+  return catalogue
+    .filter((r) => r.route && menuGroupOf(r) === group && !taken.has(r.route))
+    .map((r) => ({
+      path: r.route as string,
+      label: [`resources:${r.name}.menu`, `resources:${r.name}.title`],
+      resource: r.name,
+    }));
+}
+
+function group(key: string, slots: readonly Slot[]): MenuGroup {
+  const hand = slots.filter((s): s is MenuEntry => s !== ENTITIES);
+  const entities = entityEntries(key, hand);
+  const entries = slots.includes(ENTITIES)
+    ? slots.flatMap((s) => (s === ENTITIES ? entities : [s]))
+    : [...hand, ...entities];
+  return { key, label: `menu.groups.${key}`, entries };
+}
+
+const overview = lazy(() => import('../features/dashboards/overview-page.tsx'));
+const graphic = lazy(() => import('../features/assets-devices/graphic-page.tsx'));
+
+const ad = 'assets-devices';
+/** Device actions of SPEC §2's menu: each opens the configuration screen in that mode. */
+const action = (slug: string): MenuEntry =>
+  entry(ad, 'configuration', { label: `menu.${ad}.actions.${slug}`, search: `?action=${slug}` });
+
+/** SPEC §2's menu groups, in its order. */
+export const MENU_GROUPS: readonly MenuGroup[] = [
+  group('dashboards', [
+    entry('dashboards', 'dashboards', { page: lazy(() => import('../features/dashboards/dashboards-page.tsx')) }),
+    entry('dashboards', 'overview', { page: overview }),
+    entry('dashboards', 'charts', { page: lazy(() => import('../features/dashboards/charts-page.tsx')) }),
+    // What the charts show: the channels with their units and labels.
+    entry('dashboards', 'configuration', { resource: 'device-channel-templates' }),
+  ]),
+  group('gatewaymanagement', []),
+  group(ad, [
+    entry(ad, 'assets', { resource: 'devices' }),
+    entry(ad, 'device-details', {
+      page: lazy(() => import('../features/assets-devices/device-details-page.tsx')),
+    }),
+    // SPEC's Live Control entry: on/off/dim for devices, over the channel writes it creates.
+    entry(ad, 'channel-write-values', {
+      page: lazy(() => import('../features/assets-devices/channel-write-values-page.tsx')),
+    }),
+    entry(ad, 'graphic', { page: graphic }),
+    entry(ad, 'assembly', { resource: 'device-topology' }),
+    entry(ad, 'configuration', { resource: 'device-node-loss-settings' }),
+    // SPEC §3 has one entity for "device model / device type model".
+    entry(ad, 'devices-type-models', { resource: 'device-models' }),
+    ENTITIES,
+    action('manual-config-request'),
+    action('clear-device-data'),
+    action('reset-device-config'),
+    action('config-deploy'),
+    entry(ad, 'map', { page: lazy(() => import('../features/assets-devices/map-page.tsx')) }),
+  ]),
+  group('alerts-alarms', [
+    entry('alerts-alarms', 'real-time', { resource: 'alert-logs', filter: { isActive: true } }),
+    entry('alerts-alarms', 'history', { resource: 'alert-logs' }),
+    entry('alerts-alarms', 'configuration', { resource: 'alert-device-parameter-templates' }),
+  ]),
+  // SPEC §2 hides five of these routes' names; they take the catalogue's routes of the SPEC §3
+  // entities they hold. Configuration, running tasks and history show the closest entity's list.
+  group('tasks-schedules', [
+    entry('tasks-schedules', 'configuration', { resource: 'task-group-profiles' }),
+    ENTITIES,
+    entry('tasks-schedules', 'running-tasks', { resource: 'task-groups', filter: { status: 'active' } }),
+    entry('tasks-schedules', 'history', { resource: 'task-control-logs' }),
+  ]),
+  // SPEC §2's reports: a date range, a device, its channels and a chart (the graphic screen).
+  group('reports-analytics', [
+    entry('reports-analytics', 'alarms', { resource: 'alert-logs' }),
+    entry('reports-analytics', 'analytics', { page: graphic }),
+    entry('reports-analytics', 'device-asset', { resource: 'devices' }),
+    entry('reports-analytics', 'savings', { page: overview }),
+    entry('reports-analytics', 'templates', { resource: 'device-channel-templates' }),
+  ]),
+  group('maintenance-fault', [ENTITIES, entry('maintenance-fault', 'fault-history', { resource: 'report-a-fault' })]),
+  group('system', [
+    ENTITIES,
+    entry('system', 'platform', {
+      page: lazy(() => import('../features/system/platform-page.tsx')),
+      operatorsOnly: true,
+    }),
+    // SPEC §2's top-level "accounts" route shows the same accounts screen as system/account.
+    {
+      path: 'accounts',
+      label: ['resources:accounts.menu', 'resources:accounts.title'],
+      resource: 'accounts',
+      hidden: true,
+    },
+  ]),
+  group('logs', []),
+  group('device-channels', []),
+];
+
+/** Every distinct path under the layout, each once (action entries share their screen's path). */
+export function layoutRoutes(): MenuEntry[] {
+  const seen = new Map<string, MenuEntry>();
+  for (const g of MENU_GROUPS) for (const e of g.entries) if (!e.search && !seen.has(e.path)) seen.set(e.path, e);
+  return [...seen.values()];
+}
+
+/** The menu entry and group of a location, for the header's section title and the route screen. */
+export function locate(pathname: string): { group?: MenuGroup; entry?: MenuEntry } {
+  const path = pathname.replace(/^\/+|\/+$/g, '').toLowerCase();
+  for (const g of MENU_GROUPS) {
+    const found = g.entries.find((e) => !e.search && e.path.toLowerCase() === path);
+    if (found) return { group: g, entry: found };
+  }
+  return {};
+}

@@ -1,0 +1,109 @@
+import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import type { ResourceDef } from '@lampyr/contract';
+import { Button, Popconfirm, Space } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import { useTranslation } from 'react-i18next';
+import type { Row } from '../lib/resource-api.ts';
+import { CellValue } from './cell-value.tsx';
+import { type FilterApi, filterDropdown, isFiltered } from './column-filters.tsx';
+import type { ResourceLabels } from './labels.ts';
+
+function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null {
+  const entry = sort.find((s) => s.split(',')[0] === field);
+  if (!entry) return null;
+  return entry.split(',')[1]?.toLowerCase() === 'desc' ? 'descend' : 'ascend';
+}
+
+/**
+ * The columns of a resource table: one per visible field (sortable, filterable, its value shown by
+ * kind, a reference by its record's name), then the row actions — view for a read-only resource,
+ * else edit and a confirmed delete.
+ */
+export function useResourceColumns({
+  resource,
+  labels,
+  visible,
+  filterApi,
+  names,
+  onView,
+  onEdit,
+  onDelete,
+  deleting,
+}: {
+  resource: ResourceDef;
+  labels: ResourceLabels;
+  visible: readonly string[];
+  filterApi: FilterApi;
+  /** Names of referenced records, per referenced prefix and id. */
+  names: Map<string, Map<number, string>>;
+  onView: (row: Row) => void;
+  onEdit: (row: Row) => void;
+  onDelete: (row: Row) => void;
+  deleting: boolean;
+}): ColumnsType<Row> {
+  const { t } = useTranslation();
+  const { params } = filterApi;
+  const columns: ColumnsType<Row> = visible.map((field) => {
+    const def = resource.fields[field];
+    const label = labels.field(field);
+    return {
+      key: field,
+      dataIndex: field,
+      title: label,
+      sorter: def?.kind !== 'json',
+      sortOrder: sortOrderOf(params.sort, field),
+      filterDropdown: def ? filterDropdown(field, def, label, labels, filterApi) : undefined,
+      filtered: isFiltered(params, field),
+      render: (value: unknown) => (
+        <CellValue
+          name={field}
+          def={def}
+          value={value}
+          labels={labels}
+          referenceName={def?.ref && typeof value === 'number' ? names.get(def.ref)?.get(value) : undefined}
+        />
+      ),
+    };
+  });
+
+  columns.push({
+    key: 'actions',
+    title: t('resource.actions'),
+    fixed: 'right',
+    width: resource.readOnly ? 80 : 120,
+    render: (_value, row) =>
+      resource.readOnly ? (
+        <Button
+          type="text"
+          icon={<EyeOutlined />}
+          aria-label={t('resource.viewItem', { item: labels.one, id: row.id })}
+          onClick={() => onView(row)}
+        />
+      ) : (
+        <Space size={0}>
+          <Button
+            type="text"
+            icon={<EditOutlined />}
+            aria-label={t('resource.editItem', { item: labels.one, id: row.id })}
+            onClick={() => onEdit(row)}
+          />
+          <Popconfirm
+            title={t('confirm.deleteTitle', { item: labels.one })}
+            description={t('confirm.delete', { item: labels.one.toLocaleLowerCase() })}
+            okText={t('action.delete')}
+            cancelText={t('action.cancel')}
+            okButtonProps={{ danger: true, loading: deleting }}
+            onConfirm={() => onDelete(row)}
+          >
+            <Button
+              type="text"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('resource.deleteItem', { item: labels.one, id: row.id })}
+            />
+          </Popconfirm>
+        </Space>
+      ),
+  });
+  return columns;
+}
