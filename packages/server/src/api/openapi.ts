@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { type FieldDef, OPERATORS, type ResourceDef, readableFields } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
-import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 type Schema = Record<string, unknown>;
 

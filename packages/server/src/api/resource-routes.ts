@@ -6,15 +6,13 @@ import {
   serviceSearchSchema,
 } from '@lampyr/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Action, type Actor, allows } from './access.ts';
+import { type Action, type Actor, allows } from '../access/access.ts';
+import type { ResourceRepository } from '../data/resource-repository.ts';
+import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
-import { ApiException, badValue } from './errors.ts';
 import { pageSchema, recordSchema } from './openapi.ts';
 import { parseBody } from './parse-body.ts';
-import type { ResourceRepository } from './resource-repository.ts';
-
-export const QUERY_PREFIX = '/query/api';
-export const COMMAND_PREFIX = '/command/api';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 /** Resources whose changes alter who may act where. */
 const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
