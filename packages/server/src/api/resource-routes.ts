@@ -48,6 +48,12 @@ const isServiceSearch = (body: unknown) =>
   !('pageable' in body) &&
   ('filters' in body || 'logic' in body || 'page' in body);
 
+/**
+ * Other names a resource's search answers to, as SPEC §7 calls it: the sub-channel pairing search
+ * `channel-read-values1/search` is the readings' search, with the same access check.
+ */
+const SEARCH_ALIASES: Partial<Record<string, string[]>> = { 'channel-read-values': ['channel-read-values1'] };
+
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -69,16 +75,19 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
       },
     );
 
-    app.post(
-      `${base}/search`,
-      { config: user, schema: { tags, summary: 'Search (page from 0)', response: list } },
-      async (request) => {
-        const actor = authorize(request, resource, 'read');
-        if (isServiceSearch(request.body))
-          return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
-        return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
-      },
-    );
+    const search = async (request: FastifyRequest) => {
+      const actor = authorize(request, resource, 'read');
+      if (isServiceSearch(request.body))
+        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
+      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
+    };
+    for (const name of [resource.name, ...(SEARCH_ALIASES[resource.name] ?? [])]) {
+      app.post(
+        `${QUERY_PREFIX}/${name}/search`,
+        { config: user, schema: { tags, summary: 'Search (page from 0)', response: list } },
+        search,
+      );
+    }
 
     app.post(`${base}/aggregate`, { config: user, schema: { tags, summary: 'Aggregate' } }, async (request) => {
       const actor = authorize(request, resource, 'read');
