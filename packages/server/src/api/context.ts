@@ -1,4 +1,5 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { FastifySchema } from 'fastify';
 import type { TFunction } from 'i18next';
 import type { AccessResolver, Actor } from '../access/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
@@ -19,7 +20,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every route with the access it declared, for the test that no route is left unguarded. */
-    routeTable(): { method: string | string[]; url: string; access: RouteAccess }[];
+    routeTable(): RouteEntry[];
   }
   interface FastifyRequest {
     actor: Actor;
@@ -44,4 +45,12 @@ export interface AppContext {
   live: LiveEvents;
   /** Seals the secrets Lampyr must use again (service passwords, device broker passwords). */
   secretBox: SecretBox;
+}
+
+/** A registered route as the guard saw it: what it answers, who may call it, its own schema. */
+export interface RouteEntry {
+  method: string | string[];
+  url: string;
+  access: RouteAccess;
+  schema?: FastifySchema;
 }

@@ -24,7 +24,7 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
     }
   });
   app.decorate('routeTable', () =>
-    routes.map((r) => ({ method: r.method, url: r.url, access: r.config?.access as RouteAccess })),
+    routes.map((r) => ({ method: r.method, url: r.url, access: r.config?.access as RouteAccess, schema: r.schema })),
   );
 
   app.decorateRequest('actor');
