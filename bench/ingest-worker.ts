@@ -5,14 +5,14 @@
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { CommandEvents } from '../packages/server/src/api/command-events.ts';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
+import { CommandEvents } from '../packages/server/src/events/command-events.ts';
+import { LiveEvents } from '../packages/server/src/events/live-events.ts';
 import { arrayLiteral } from '../packages/server/src/ingest/batch-writer.ts';
 import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';
-import { DEMO_APPLICATION_ID } from '../packages/server/src/seed/street-lighting.ts';
-import { LiveEvents } from '../packages/server/src/stream/live-events.ts';
+import { DEMO_APPLICATION_ID } from '../packages/simulator/src/demo-fleet.ts';
 
 const env = process.env;
 const send = (message: unknown) => process.send?.(message);

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
 import { Fleet } from '@lampyr/simulator';
-import { CommandEvents } from './api/command-events.ts';
+import { lostLightEuis } from '@lampyr/simulator/demo-fleet';
 import { buildApp } from './app.ts';
 import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { CommandEvents } from './events/command-events.ts';
+import { LiveEvents } from './events/live-events.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
 import { seed } from './seed/seed.ts';
-import { lostLightEuis } from './seed/street-lighting.ts';
-import { LiveEvents } from './stream/live-events.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionWatcher } from '../src/engines/connection-watcher.ts';
+import { type LiveEvent, LiveEvents } from '../src/events/live-events.ts';
 import { BatchWriter } from '../src/ingest/batch-writer.ts';
-import { ConnectionWatcher } from '../src/ingest/connection-watcher.ts';
-import { type LiveEvent, LiveEvents } from '../src/stream/live-events.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEMO_APPLICATION_ID, devEuiOf } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/connect.ts';
 import { seed } from '../src/seed/seed.ts';
-import { DEMO_APPLICATION_ID, devEuiOf } from '../src/seed/street-lighting.ts';
 import { ADMIN, testDatabase } from './support/test-app.ts';
 import { connectClient, eventually, startTestBroker, type TestBroker } from './support/test-telemetry.ts';
 

@@ -1,6 +1,6 @@
+import { LOST_LIGHTS } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOST_LIGHTS } from '../src/seed/street-lighting.ts';
 import { Client, lastCode, startTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;

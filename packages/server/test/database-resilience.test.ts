@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { DEMO_APPLICATION_ID, devEuiOf } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -15,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Database, MIGRATION_LOCK_KEY, openDatabase } from '../src/db/connect.ts';
 import { seed } from '../src/seed/seed.ts';
-import { DEMO_APPLICATION_ID, devEuiOf } from '../src/seed/street-lighting.ts';
 import { ADMIN, Client, JWT_SECRET, page, testSecretBox } from './support/test-app.ts';
 import { connectClient, eventually, startTestBroker, type TestBroker } from './support/test-telemetry.ts';
 

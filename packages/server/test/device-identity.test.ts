@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { Fleet } from '@lampyr/simulator';
+import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceCredentials } from '../src/ingest/device-credentials.ts';
+import { DeviceCredentials } from '../src/auth/device-credentials.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../src/ingest/embedded-broker.ts';
-import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '../src/seed/street-lighting.ts';
 import { Client } from './support/test-app.ts';
 import { connectClient, eventually, startTelemetryTestApp, type TelemetryTestApp } from './support/test-telemetry.ts';
 

@@ -1,8 +1,8 @@
 import { Fleet } from '@lampyr/simulator';
+import { DEMO_APPLICATION_ID } from '@lampyr/simulator/demo-fleet';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../src/ingest/embedded-broker.ts';
-import { DEMO_APPLICATION_ID } from '../src/seed/street-lighting.ts';
 
 const lampyr = { username: 'lampyr', password: 'lampyr-secret' };
 const chirpstack = { username: 'chirpstack', password: 'chirpstack-secret' };

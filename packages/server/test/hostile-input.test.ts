@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,6 @@ import {
 } from '../src/ingest/device-input.ts';
 import { type Delivery, MqttSubscriber } from '../src/ingest/mqtt-subscriber.ts';
 import { INGEST_TOPICS, UplinkHandler } from '../src/ingest/uplink-handler.ts';
-import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '../src/seed/street-lighting.ts';
 import { freshFixture } from './support/fixtures.ts';
 import { Client } from './support/test-app.ts';
 import {

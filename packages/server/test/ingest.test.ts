@@ -1,8 +1,8 @@
 import { Fleet } from '@lampyr/simulator';
+import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '../src/seed/street-lighting.ts';
 import { freshFixture } from './support/fixtures.ts';
 import { Client } from './support/test-app.ts';
 import {

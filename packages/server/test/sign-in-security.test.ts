@@ -9,7 +9,7 @@ import { MAX_BUFFERED_BYTES } from '../src/api/stream-routes.ts';
 import { hashSecret } from '../src/auth/passwords.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { oneTimeCodes, roles, users, usersRoles } from '../src/db/schema/index.ts';
-import { LiveEvents } from '../src/stream/live-events.ts';
+import { LiveEvents } from '../src/events/live-events.ts';
 import { ADMIN, Client, lastCode, mailsTo, startTestApp, type TestApp } from './support/test-app.ts';
 import { openStream, type StreamReader } from './support/test-telemetry.ts';
 

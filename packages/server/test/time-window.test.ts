@@ -60,6 +60,13 @@ describe('channel-read-values', () => {
     });
     expect(pairing.status).toBe(200);
     expect(pairing.body.data.totalElements).toBe(2);
+    // The same search under SPEC §7's own path, `channel-read-values1/search`, answers the same.
+    const spelled = await api.search('channel-read-values1', {
+      filter: { deviceId, deviceChannelTemplateId: templateId },
+      pageable: { page: 0, size: 100, sort: [] },
+    });
+    expect(spelled.status).toBe(200);
+    expect(spelled.body.data).toEqual(pairing.body.data);
     const service = await api.search('channel-read-values', {
       filters: [{ field: 'deviceId', operator: 'eq', value: deviceId }],
       logic: 'AND',
@@ -89,6 +96,25 @@ describe('channel-read-values', () => {
       aggregations: [{ field: 'value', fn: 'count', as: 'n' }],
     });
     expect(ored.body.data.rows[0].n).toBe(2);
+  });
+
+  it("guards the pairing search under SPEC §7's path like every other search", async () => {
+    const body = {
+      filter: { deviceId, deviceChannelTemplateId: templateId },
+      pageable: { page: 0, size: 100, sort: [] },
+    };
+    // No token: refused, nothing of the readings in the answer.
+    const anonymous = new Client(t.app);
+    const refused = await anonymous.search('channel-read-values1', body);
+    expect(refused.status).toBe(401);
+    expect(refused.raw).not.toContain('"totalElements"');
+    // Acting in the other district: its scope holds, the first district's readings stay out.
+    const other = new Client(t.app);
+    await other.login();
+    other.accountId = t.seeded.subAccountIds[1];
+    const elsewhere = await other.search('channel-read-values1', body);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.data.totalElements).toBe(0);
   });
 
   it('refuses a range wider than 31 days, naming the field in en and tr', async () => {

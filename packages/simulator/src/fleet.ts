@@ -1,13 +1,6 @@
-import {
-  type Channel,
-  DEMO_APPLICATION_ID,
-  devEuiOf,
-  GATEWAY_EUIS,
-  ipUidOf,
-  LAYOUTS,
-} from '@lampyr/server/seed/street-lighting';
 import mqtt, { type MqttClient } from 'mqtt';
 import { ackEvent, DEMO_TENANT, type DeviceInfo, txackEvent, upEvent } from './chirpstack-messages.ts';
+import { type Channel, DEMO_APPLICATION_ID, devEuiOf, GATEWAY_EUIS, ipUidOf, LAYOUTS } from './demo-fleet.ts';
 import { decodeDownlink, encodeUplink } from './payload-codec.ts';
 import { type Fault, StreetLight } from './street-light.ts';
 

@@ -1,4 +1,4 @@
-import { type Channel, SCALE } from '@lampyr/server/seed/street-lighting';
+import { type Channel, SCALE } from './demo-fleet.ts';
 
 const scaleOf = (code: string, formula: string) => {
   if (formula.trim() === 'x') return 1;

@@ -1,4 +1,4 @@
-import type { Channel } from '@lampyr/server/seed/street-lighting';
+import type { Channel } from './demo-fleet.ts';
 
 export type Fault = 'no_power' | 'over_voltage';
 

@@ -23,10 +23,10 @@ import { blockedFor, clearFailures, hit, recordFailure, under } from '../auth/si
 import { bumpTokenVersion } from '../auth/token-versions.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { accounts, roles, users, usersRoles } from '../db/schema/index.ts';
+import { ApiException } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
-import { ApiException } from './errors.ts';
 import { parseBody } from './parse-body.ts';
-import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 type UserRow = typeof users.$inferSelect;
 

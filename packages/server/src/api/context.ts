@@ -1,14 +1,15 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { FastifySchema } from 'fastify';
 import type { TFunction } from 'i18next';
+import type { AccessResolver, Actor } from '../access/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { TokenVersions } from '../auth/token-versions.ts';
 import type { Tokens } from '../auth/tokens.ts';
+import type { ResourceRepository } from '../data/resource-repository.ts';
 import type { Db } from '../db/connect.ts';
+import type { CommandEvents } from '../events/command-events.ts';
+import type { LiveEvents } from '../events/live-events.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { LiveEvents } from '../stream/live-events.ts';
-import type { AccessResolver, Actor } from './access.ts';
-import type { CommandEvents } from './command-events.ts';
-import type { ResourceRepository } from './resource-repository.ts';
 
 /** Who may call a route: anyone, any signed-in user, or a user acting in an account. */
 export type RouteAccess = 'public' | 'user';
@@ -19,7 +20,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every route with the access it declared, for the test that no route is left unguarded. */
-    routeTable(): { method: string | string[]; url: string; access: RouteAccess }[];
+    routeTable(): RouteEntry[];
   }
   interface FastifyRequest {
     actor: Actor;
@@ -44,4 +45,12 @@ export interface AppContext {
   live: LiveEvents;
   /** Seals the secrets Lampyr must use again (service passwords, device broker passwords). */
   secretBox: SecretBox;
+}
+
+/** A registered route as the guard saw it: what it answers, who may call it, its own schema. */
+export interface RouteEntry {
+  method: string | string[];
+  url: string;
+  access: RouteAccess;
+  schema?: FastifySchema;
 }

@@ -1,10 +1,11 @@
 import { type DashboardSummary, getResource } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { allows } from './access.ts';
+import { allows } from '../access/access.ts';
+import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
-import { badValue } from './errors.ts';
-import { authorize, QUERY_PREFIX } from './resource-routes.ts';
+import { QUERY_PREFIX } from './prefixes.ts';
+import { authorize } from './resource-routes.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -21,7 +22,13 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'Dashboard summary' } },
     async (request) => {
       const actor = authorize(request, devices, 'read');
-      const accountId = actor.account?.accountId as number;
+      // The repository's own account scope, the one every list and search of these resources uses.
+      const scoped = (name: string) => {
+        const repository = ctx.repositories.get(name);
+        if (!repository) throw new Error(`no repository for ${name}`);
+        return repository.scope(actor) ?? sql`true`;
+      };
+      const deviceScope = scoped(devices.name);
       const raw = request.query.deviceTypeId;
       const deviceTypeId = raw === undefined || raw === '' ? null : Number(raw);
       if (deviceTypeId !== null && (!Number.isSafeInteger(deviceTypeId) || deviceTypeId < 1))
@@ -33,11 +40,11 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
                  count(*)::int AS devices,
                  count(*) FILTER (WHERE s.status = 'online')::int AS online,
                  count(*) FILTER (WHERE s.status = 'offline')::int AS offline
-          FROM devices d
-          JOIN device_models m ON m.id = d.device_type_model_id
+          FROM devices
+          JOIN device_models m ON m.id = devices.device_type_model_id
           JOIN device_types t ON t.id = m.device_type_id
-          LEFT JOIN device_connection_status s ON s.device_id = d.id
-          WHERE d.account_id = ${accountId} AND (${deviceTypeId}::bigint IS NULL OR t.id = ${deviceTypeId}::bigint)
+          LEFT JOIN device_connection_status s ON s.device_id = devices.id
+          WHERE ${deviceScope} AND (${deviceTypeId}::bigint IS NULL OR t.id = ${deviceTypeId}::bigint)
           GROUP BY t.id
           ORDER BY t.type_name_en`),
       );
@@ -49,10 +56,11 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
 
       let alarms: DashboardSummary['alarms'] = null;
       if (actor.account && allows(actor.account.permissions, alertLogs.name, 'read')) {
+        const alarmScope = scoped(alertLogs.name);
         const levels = rowsOf<{ level: string; count: number }>(
           await ctx.db.execute(sql`
             SELECT alert_level AS level, count(*)::int AS count FROM alert_logs
-            WHERE account_id = ${accountId} AND is_active
+            WHERE ${alarmScope} AND is_active
               AND (${deviceTypeId}::bigint IS NULL OR device_type_id = ${deviceTypeId}::bigint)
             GROUP BY alert_level`),
         );

@@ -2,13 +2,14 @@ import { getResource } from '@lampyr/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TFunction } from 'i18next';
+import { devicePassword } from '../auth/device-credentials.ts';
+import type { Executor } from '../data/resource-repository.ts';
 import { accounts, devices, transactionLogs } from '../db/schema/index.ts';
+import { ApiException, badValue, notFound } from '../errors/api-exception.ts';
 import { fieldLabel } from '../i18n/translate.ts';
-import { devicePassword } from '../ingest/device-credentials.ts';
 import type { AppContext } from './context.ts';
-import { ApiException, badValue, notFound } from './errors.ts';
-import type { Executor } from './resource-repository.ts';
-import { authorize, COMMAND_PREFIX } from './resource-routes.ts';
+import { COMMAND_PREFIX } from './prefixes.ts';
+import { authorize } from './resource-routes.ts';
 
 const resource = getResource('devices');
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { TokenClaims } from '../auth/tokens.ts';
+import { ApiException } from '../errors/api-exception.ts';
 import { pickLanguage, translator } from '../i18n/translate.ts';
 import type { AppContext, RouteAccess } from './context.ts';
-import { ApiException } from './errors.ts';
 
 /**
  * Routes are guarded by default. A route states `config.access`: `public` needs nothing, `user`
@@ -24,7 +24,7 @@ export function installGuard(app: FastifyInstance, ctx: AppContext): void {
     }
   });
   app.decorate('routeTable', () =>
-    routes.map((r) => ({ method: r.method, url: r.url, access: r.config?.access as RouteAccess })),
+    routes.map((r) => ({ method: r.method, url: r.url, access: r.config?.access as RouteAccess, schema: r.schema })),
   );
 
   app.decorateRequest('actor');

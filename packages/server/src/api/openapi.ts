@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type FieldDef, OPERATORS, type ResourceDef, readableFields } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './context.ts';
-import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
+import type { AppContext, RouteEntry } from './context.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -272,25 +272,102 @@ export function openApiDocuments(resources: readonly ResourceDef[]) {
   };
 }
 
-/** `/docs`: Swagger UI over both documents. */
+/** An operation made from a route's own schema (tags, summary, body, query, responses) and its path. */
+function operationOf(route: RouteEntry): Schema {
+  const schema = (route.schema ?? {}) as {
+    tags?: string[];
+    summary?: string;
+    body?: Schema;
+    querystring?: { properties?: Record<string, Schema> };
+    response?: Record<string, Schema>;
+  };
+  const path = [...route.url.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = Object.entries(schema.querystring?.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    schema: s,
+  }));
+  const responses: Schema = Object.fromEntries(
+    Object.entries(schema.response ?? { 200: {} }).map(([code, s]) => [
+      code,
+      { description: code, content: { 'application/json': { schema: s } } },
+    ]),
+  );
+  responses.default = { description: 'Error', content: { 'application/json': { schema: errorResponse } } };
+  return {
+    tags: schema.tags,
+    summary: schema.summary,
+    ...(route.access === 'public' ? { security: [] } : {}),
+    parameters: [...(route.access === 'public' ? [] : headers), ...path, ...query],
+    ...(schema.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schema.body } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** A Fastify route path as an OpenAPI path: `:id` → `{id}`, a trailing `*` → `{wildcard}`. */
+export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{wildcard}');
+
+/**
+ * The documents of every registered route: the catalogue's resource and auth paths, completed from
+ * the route table with every other route (platform, credentials, import/export, stream, dashboard,
+ * health, the console's files, these docs), each from its own schema. HEAD routes are GET's shadow.
+ */
+export function routeDocuments(resources: readonly ResourceDef[], routes: readonly RouteEntry[]) {
+  const docs = { ...openApiDocuments(resources), service: document('Lampyr service routes', '/', {}, {}) };
+  for (const route of routes) {
+    const [doc, prefix] = route.url.startsWith(`${QUERY_PREFIX}/`)
+      ? [docs.query, QUERY_PREFIX]
+      : route.url.startsWith(`${COMMAND_PREFIX}/`)
+        ? [docs.command, COMMAND_PREFIX]
+        : [docs.service, ''];
+    const paths = doc.paths as Record<string, Record<string, Schema>>;
+    const key = openApiPath(route.url.slice(prefix.length));
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      paths[key] ??= {};
+      const item = paths[key];
+      item[method.toLowerCase()] ??= operationOf(route);
+    }
+  }
+  return docs;
+}
+
+/** `/docs`: Swagger UI over the documents of the query API, the command API and the service routes. */
 export async function registerDocs(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const resources = [...ctx.repositories.values()].map((r) => r.resource);
-  const docs = openApiDocuments(resources);
+  // Made on first request, once every route is registered.
+  let docs: ReturnType<typeof routeDocuments> | undefined;
+  const documents = () => {
+    docs ??= routeDocuments(resources, app.routeTable());
+    return docs;
+  };
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, access: 'public' };
     });
-    await scope.register(swagger, { mode: 'static', specification: { document: docs.query as never } });
+    await scope.register(swagger, {
+      mode: 'static',
+      specification: { document: openApiDocuments(resources).query as never },
+    });
     await scope.register(swaggerUi, {
       routePrefix: '/docs',
       uiConfig: {
         urls: [
           { url: '/docs/query.json', name: 'Query API' },
           { url: '/docs/command.json', name: 'Command API' },
+          { url: '/docs/service.json', name: 'Service routes' },
         ],
       } as never,
     });
-    scope.get('/docs/query.json', async () => docs.query);
-    scope.get('/docs/command.json', async () => docs.command);
+    scope.get('/docs/query.json', async () => documents().query);
+    scope.get('/docs/command.json', async () => documents().command);
+    scope.get('/docs/service.json', async () => documents().service);
   });
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiException } from './errors.ts';
+import { ApiException } from '../errors/api-exception.ts';
 
 /** Parses a request body with a wire schema; the first problem becomes a 400 naming its path. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

@@ -1,12 +1,12 @@
 import { setActiveSchema, setIntegratorSchema, setOperatorSchema, setParentSchema } from '@lampyr/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Executor } from '../data/resource-repository.ts';
 import { accounts, transactionLogs, users } from '../db/schema/index.ts';
+import { ApiException, notFound } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
-import { ApiException, notFound } from './errors.ts';
 import { parseBody } from './parse-body.ts';
-import type { Executor } from './resource-repository.ts';
-import { COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 type AccountRow = typeof accounts.$inferSelect;
 

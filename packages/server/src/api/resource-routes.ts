@@ -6,15 +6,13 @@ import {
   serviceSearchSchema,
 } from '@lampyr/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Action, type Actor, allows } from './access.ts';
+import { type Action, type Actor, allows } from '../access/access.ts';
+import type { ResourceRepository } from '../data/resource-repository.ts';
+import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
-import { ApiException, badValue } from './errors.ts';
 import { pageSchema, recordSchema } from './openapi.ts';
 import { parseBody } from './parse-body.ts';
-import type { ResourceRepository } from './resource-repository.ts';
-
-export const QUERY_PREFIX = '/query/api';
-export const COMMAND_PREFIX = '/command/api';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 
 /** Resources whose changes alter who may act where. */
 const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
@@ -50,6 +48,12 @@ const isServiceSearch = (body: unknown) =>
   !('pageable' in body) &&
   ('filters' in body || 'logic' in body || 'page' in body);
 
+/**
+ * Other names a resource's search answers to, as SPEC §7 calls it: the sub-channel pairing search
+ * `channel-read-values1/search` is the readings' search, with the same access check.
+ */
+const SEARCH_ALIASES: Partial<Record<string, string[]>> = { 'channel-read-values': ['channel-read-values1'] };
+
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -71,16 +75,19 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
       },
     );
 
-    app.post(
-      `${base}/search`,
-      { config: user, schema: { tags, summary: 'Search (page from 0)', response: list } },
-      async (request) => {
-        const actor = authorize(request, resource, 'read');
-        if (isServiceSearch(request.body))
-          return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
-        return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
-      },
-    );
+    const search = async (request: FastifyRequest) => {
+      const actor = authorize(request, resource, 'read');
+      if (isServiceSearch(request.body))
+        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
+      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
+    };
+    for (const name of [resource.name, ...(SEARCH_ALIASES[resource.name] ?? [])]) {
+      app.post(
+        `${QUERY_PREFIX}/${name}/search`,
+        { config: user, schema: { tags, summary: 'Search (page from 0)', response: list } },
+        search,
+      );
+    }
 
     app.post(`${base}/aggregate`, { config: user, schema: { tags, summary: 'Aggregate' } }, async (request) => {
       const actor = authorize(request, resource, 'read');

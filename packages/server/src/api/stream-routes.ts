@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { allows, type Permissions } from '../access/access.ts';
 import { onTokenRevoked } from '../auth/token-versions.ts';
-import type { LiveEvent } from '../stream/live-events.ts';
+import { ApiException } from '../errors/api-exception.ts';
+import type { LiveEvent } from '../events/live-events.ts';
 import { issueStreamTicket, redeemStreamTicket, TICKET_TTL_SECONDS } from '../stream/stream-tickets.ts';
-import { allows, type Permissions } from './access.ts';
 import type { AppContext } from './context.ts';
-import { ApiException } from './errors.ts';
-import { QUERY_PREFIX } from './resource-routes.ts';
+import { QUERY_PREFIX } from './prefixes.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** How often an open stream re-checks its user's token version, membership and permissions. */

@@ -2,12 +2,14 @@ import { PassThrough } from 'node:stream';
 import { type FieldDef, type FieldKind, listBodySchema } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ResourceRepository } from '../data/resource-repository.ts';
+import { ApiException } from '../errors/api-exception.ts';
 import { fieldLabel, translator } from '../i18n/translate.ts';
 import type { AppContext } from './context.ts';
-import { ApiException, constraintConflict } from './errors.ts';
+import { constraintConflict } from './errors.ts';
 import { parseBody } from './parse-body.ts';
-import type { ResourceRepository } from './resource-repository.ts';
-import { authorize, COMMAND_PREFIX, QUERY_PREFIX } from './resource-routes.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
+import { authorize } from './resource-routes.ts';
 import { cellValue, matchColumns, readRows, rowWriter, type TransferFormat } from './transfer-rows.ts';
 import { FileRefused } from './xlsx-guard.ts';
 

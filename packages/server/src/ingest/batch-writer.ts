@@ -1,7 +1,7 @@
 import type { LiveWrite } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
-import type { LiveEvent, LiveEvents } from '../stream/live-events.ts';
+import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
 import { cleanLine, cleanText, LOGGED_PAYLOAD_BYTES, MAX_DETAIL_LENGTH } from './device-input.ts';
 
 export interface Reading {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
-import type { CommandEvents } from '../api/command-events.ts';
 import type { Db } from '../db/connect.ts';
-import type { LiveEvents } from '../stream/live-events.ts';
+import type { CommandEvents } from '../events/command-events.ts';
+import type { LiveEvents } from '../events/live-events.ts';
 import { WRITE_EVENT_COLUMNS, writeEvent } from './batch-writer.ts';
 import { encodeWrite } from './decode-payload.ts';
 import type { DeviceDirectory } from './device-directory.ts';

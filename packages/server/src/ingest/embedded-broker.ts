@@ -1,19 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
+import type { DeviceAuthority } from '../auth/device-credentials.ts';
 import { MAX_PACKET_BYTES } from './device-input.ts';
 
 export interface BrokerCredentials {
   username: string;
   password: string;
-}
-
-/** Who a device is at the broker: answered from memory, never from the database per packet. */
-export interface DeviceAuthority {
-  /** The device these credentials name (username = its uid), if they are right and it is active. */
-  authenticate(username: string, password: Buffer): { uid: string } | undefined;
-  /** Told the uid of a device whose credentials or state changed: its connections are closed. */
-  onRevoke(listener: (uid: string) => void): () => void;
 }
 
 export interface EmbeddedBrokerOptions {

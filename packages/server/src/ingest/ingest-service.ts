@@ -1,9 +1,9 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { CommandEvents } from '../api/command-events.ts';
 import type { Db } from '../db/connect.ts';
-import type { LiveEvents } from '../stream/live-events.ts';
+import { ConnectionWatcher } from '../engines/connection-watcher.ts';
+import type { CommandEvents } from '../events/command-events.ts';
+import type { LiveEvents } from '../events/live-events.ts';
 import { BatchWriter } from './batch-writer.ts';
-import { ConnectionWatcher } from './connection-watcher.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { MAX_PACKET_BYTES } from './device-input.ts';
 import { DownlinkSender } from './downlink-sender.ts';

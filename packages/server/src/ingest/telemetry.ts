@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CommandEvents } from '../api/command-events.ts';
+import { DeviceCredentials, type DeviceLogin, devicePassword } from '../auth/device-credentials.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import { type Config, DEFAULT_MQTT_PORT } from '../config.ts';
 import type { Database } from '../db/connect.ts';
-import type { LiveEvents } from '../stream/live-events.ts';
-import { DeviceCredentials, type DeviceLogin, devicePassword } from './device-credentials.ts';
+import type { CommandEvents } from '../events/command-events.ts';
+import type { LiveEvents } from '../events/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
 import { type Ingest, startIngest } from './ingest-service.ts';
 

@@ -1,4 +1,4 @@
-import type { Permissions } from '../api/access.ts';
+import type { Permissions } from '../access/access.ts';
 import type { Db } from '../db/connect.ts';
 import {
   accounts,

@@ -3,10 +3,10 @@
  * environment the test sets; prints "ready" once subscribed.
  */
 
-import { CommandEvents } from '../../src/api/command-events.ts';
 import { openDatabase } from '../../src/db/connect.ts';
+import { CommandEvents } from '../../src/events/command-events.ts';
+import { LiveEvents } from '../../src/events/live-events.ts';
 import { startIngest } from '../../src/ingest/ingest-service.ts';
-import { LiveEvents } from '../../src/stream/live-events.ts';
 
 const env = process.env;
 const target = env.CHILD_DB as string;

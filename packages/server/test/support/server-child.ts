@@ -3,11 +3,11 @@
  * migrated and seeded), for the resilience test to disturb from outside. Prints "ready <port>".
  */
 import type { AddressInfo } from 'node:net';
-import { CommandEvents } from '../../src/api/command-events.ts';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/connect.ts';
+import { CommandEvents } from '../../src/events/command-events.ts';
+import { LiveEvents } from '../../src/events/live-events.ts';
 import { startIngest } from '../../src/ingest/ingest-service.ts';
-import { LiveEvents } from '../../src/stream/live-events.ts';
 import { JWT_SECRET, testSecretBox } from './test-app.ts';
 
 const env = process.env;

@@ -3,14 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
-import { CommandEvents } from '../../src/api/command-events.ts';
 import type { AppContext } from '../../src/api/context.ts';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connect.ts';
+import { CommandEvents } from '../../src/events/command-events.ts';
+import { LiveEvents } from '../../src/events/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
 import { type Ingest, startIngest } from '../../src/ingest/ingest-service.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
-import { LiveEvents } from '../../src/stream/live-events.ts';
 import { ADMIN, type Client, JWT_SECRET, testDatabase, testSecretBox } from './test-app.ts';
 
 /** Which broker the ingest tests use: the real one named by the project, else Aedes on a free port. */

@@ -1,10 +1,17 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
-import type { CommandEvents } from '../api/command-events.ts';
-import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/connect.ts';
 import { accounts, devices } from '../db/schema/index.ts';
-import type { DeviceAuthority } from './embedded-broker.ts';
+import type { CommandEvents } from '../events/command-events.ts';
+import type { SecretBox } from './secret-box.ts';
+
+/** Who a device is at the broker: answered from memory, never from the database per packet. */
+export interface DeviceAuthority {
+  /** The device these credentials name (username = its uid), if they are right and it is active. */
+  authenticate(username: string, password: Buffer): { uid: string } | undefined;
+  /** Told the uid of a device whose credentials or state changed: its connections are closed. */
+  onRevoke(listener: (uid: string) => void): () => void;
+}
 
 export interface DeviceLogin {
   username: string;

@@ -28,7 +28,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { badValue, invalidField } from './errors.ts';
+import { badValue, invalidField } from '../errors/api-exception.ts';
 
 /** A field a client may read, filter and sort by: its column and its kind. */
 export interface QueryField {

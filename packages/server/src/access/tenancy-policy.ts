@@ -1,13 +1,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import { CODE_TTL_MINUTES, issueCode } from '../auth/one-time-codes.ts';
+import type { Executor, WritePolicy } from '../data/resource-repository.ts';
 import type { Db } from '../db/connect.ts';
 import { accounts, usersRoles } from '../db/schema/index.ts';
+import { ApiException } from '../errors/api-exception.ts';
 import { fieldLabel } from '../i18n/translate.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { type AccountAccess, type Actor, allows, permissionsProblem } from './access.ts';
-import { ApiException } from './errors.ts';
-import type { Executor, WritePolicy } from './resource-repository.ts';
 
 type Row = Record<string, unknown>;
 

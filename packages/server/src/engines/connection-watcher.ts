@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
-import type { LiveEvent, LiveEvents } from '../stream/live-events.ts';
+import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
 
 /** Minutes of silence after which a device with neither a node-loss setting nor a sleep time is offline. */
 export const DEFAULT_SILENCE_MINUTES = 15;

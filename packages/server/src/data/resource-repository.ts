@@ -20,8 +20,8 @@ import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionLogs, usersRoles } from '../db/schema/index.ts';
 import { fieldLabel } from '../i18n/translate.ts';
-import type { Actor } from './access.ts';
-import { ApiException, badValue, invalidField, notFound } from './errors.ts';
+import type { Actor } from '../access/access.ts';
+import { ApiException, badValue, invalidField, notFound } from '../errors/api-exception.ts';
 import {
   bindValues,
   conditionNode,
@@ -92,6 +92,16 @@ export class ResourceRepository {
           ),
         );
     }
+  }
+
+  /**
+   * The account filter for `actor` as SQL on this resource's table, for a query written outside the
+   * repository (the dashboard's counts): the same scope every list, search and count uses.
+   */
+  scope(actor: Actor): SQL | undefined {
+    const plan = new WherePlan();
+    const node = this.scopeNode(plan, actor);
+    return node?.(bindValues(plan));
   }
 
   /** This record, if the caller may see it. */

@@ -1,4 +1,4 @@
-import type { Action } from './access.ts';
+import type { Action } from '../access/access.ts';
 
 export interface CommandEvent {
   resource: string;
