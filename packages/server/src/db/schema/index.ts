@@ -1,8 +1,12 @@
+export * from './alerts.ts';
 export * from './assets.ts';
 export * from './auth.ts';
-export * from './operations.ts';
+export * from './gateways.ts';
+export * from './logs.ts';
+export * from './maintenance.ts';
 export { resourceTables } from './resource-table.ts';
 export * from './system.ts';
+export * from './tasks.ts';
 
 /** Columns only the server uses, which the catalogue rightly does not show. */
 export const internalColumns: Record<string, string[]> = {

@@ -46,6 +46,9 @@ export function accountColumn() {
     .references(() => accounts.id);
 }
 
+/** The columns of every account-scoped record. */
+export const scopedColumns = () => ({ ...recordColumns(), accountId: accountColumn() });
+
 export const roles = resourceTable(
   'roles',
   pgTable('roles', {

@@ -1,0 +1,174 @@
+import { boolean, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
+import { at, refColumn } from './columns.ts';
+import { resourceTable } from './resource-table.ts';
+import { scopedColumns as scoped } from './system.ts';
+
+// ─── alerts and alarms ────────────────────────────────────────────────────────
+
+export const alertParameterGroups = resourceTable(
+  'alert-device-parameter-groups',
+  pgTable(
+    'alert_parameter_groups',
+    {
+      ...scoped(),
+      name: text().notNull(),
+      deviceTypeId: refColumn().references(() => deviceTypes.id),
+      deviceTypeModelId: refColumn().references(() => deviceModels.id),
+      parameterGroupCode: text().notNull(),
+      enable: boolean().notNull().default(true),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const alertParameterTemplates = resourceTable(
+  'alert-device-parameter-templates',
+  pgTable(
+    'alert_parameter_templates',
+    {
+      ...scoped(),
+      name: text().notNull(),
+      groupId: refColumn().references(() => alertParameterGroups.id),
+      condition: text().notNull(),
+      value: doublePrecision().notNull(),
+      value2: doublePrecision(),
+      unit: text(),
+      alertLevel: text().notNull(),
+      threshold: doublePrecision(),
+      channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
+      code: text(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const alertEvents = resourceTable(
+  'alert-events',
+  pgTable(
+    'alert_events',
+    {
+      ...scoped(),
+      eventName: text().notNull(),
+      deviceId: refColumn().references(() => devices.id),
+      deviceChannelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
+      isForever: boolean().notNull(),
+      startTime: at(),
+      endTime: at(),
+      priority: integer(),
+      eventTime: at(),
+      status: text(),
+      executionCount: integer().notNull().default(0),
+      logs: text(),
+      turnToAlarm: boolean().notNull().default(false),
+      durationOfAlarm: integer(),
+      reportingFrequency: integer(),
+      notifySms: boolean().notNull().default(false),
+      notifyEmail: boolean().notNull().default(false),
+      notifyPush: boolean().notNull().default(false),
+      smsList: text(),
+      emailList: text(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const alertDevicePairing = resourceTable(
+  'alert-device-pairing',
+  pgTable(
+    'alert_device_pairing',
+    {
+      ...scoped(),
+      alertTemplateId: refColumn()
+        .notNull()
+        .references(() => alertParameterTemplates.id),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id),
+    },
+    (t) => [index().on(t.accountId, t.deviceId)],
+  ),
+);
+
+export const alertLogs = resourceTable(
+  'alert-logs',
+  pgTable(
+    'alert_logs',
+    {
+      ...scoped(),
+      alertLevel: text(),
+      dateTime: at().notNull(),
+      deviceId: refColumn(),
+      templateId: refColumn(),
+      value: doublePrecision(),
+      channelType: text(),
+      channelValue: text(),
+      regionId: refColumn(),
+      deviceTypeId: refColumn(),
+      eventName: text(),
+      isActive: boolean().notNull().default(true),
+    },
+    (t) => [index().on(t.accountId, t.dateTime)],
+  ),
+);
+
+export const alertEventLogs = resourceTable(
+  'alert-event-logs',
+  pgTable(
+    'alert_event_logs',
+    {
+      ...scoped(),
+      dateTime: at().notNull(),
+      alertEventId: refColumn(),
+      status: text(),
+      alertMessage: text(),
+      deviceId: refColumn(),
+      deviceTypeId: refColumn(),
+    },
+    (t) => [index().on(t.accountId, t.dateTime)],
+  ),
+);
+
+export const alertNotificationSettings = resourceTable(
+  'alert-notification-settings',
+  pgTable(
+    'alert_notification_settings',
+    {
+      ...scoped(),
+      name: text(),
+      notificationType: text().notNull(),
+      serviceName: text().notNull(),
+      serviceUri: text().notNull(),
+      encryption: text(),
+      portNumber: integer(),
+      mailHost: text(),
+      userName: text(),
+      mailPasswordEncrypted: text(),
+      smsMsgHeader: text(),
+      smsUserCode: text(),
+      smsPasswordEncrypted: text(),
+      messageSubject: text(),
+      messageBody: text(),
+      notificationAddress: text(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const alertNotificationList = resourceTable(
+  'alert-notification-list',
+  pgTable(
+    'alert_notification_list',
+    {
+      ...scoped(),
+      dateTime: at().notNull(),
+      channel: text(),
+      recipient: text(),
+      subject: text(),
+      status: text(),
+      message: text(),
+      alertLogId: refColumn(),
+    },
+    (t) => [index().on(t.accountId, t.dateTime)],
+  ),
+);

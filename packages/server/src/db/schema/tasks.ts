@@ -1,0 +1,212 @@
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, time } from 'drizzle-orm/pg-core';
+import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
+import { at, refColumn } from './columns.ts';
+import { resourceTable } from './resource-table.ts';
+import { regions, scopedColumns as scoped } from './system.ts';
+
+// ─── tasks and schedules ──────────────────────────────────────────────────────
+
+export const taskTypes = resourceTable(
+  'task-types',
+  pgTable('task_types', { ...scoped(), name: text().notNull() }, (t) => [index().on(t.accountId)]),
+);
+
+export const taskProfiles = resourceTable(
+  'profiles',
+  pgTable(
+    'task_profiles',
+    {
+      ...scoped(),
+      name: text().notNull(),
+      taskTypeId: refColumn()
+        .notNull()
+        .references(() => taskTypes.id),
+      operation: text().notNull(),
+      dimLevel: integer(),
+      color: text().notNull(),
+      cyclicType: text(),
+      priority: integer().notNull(),
+      offDays: jsonb(),
+      individualOrBatch: text(),
+      startDate: date({ mode: 'string' }),
+      endDate: date({ mode: 'string' }),
+      startDay: integer(),
+      endDay: integer(),
+      cycleDay: integer(),
+      deviceTypeModelId: refColumn().references(() => deviceModels.id),
+      loraWanOperationTypeId: integer(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const taskGroups = resourceTable(
+  'task-groups',
+  pgTable(
+    'task_groups',
+    {
+      ...scoped(),
+      name: text().notNull(),
+      details: text(),
+      isMulticast: boolean().notNull().default(false),
+      deviceTypeModelId: refColumn().references(() => deviceModels.id),
+      regionId: refColumn().references(() => regions.id),
+      content: text(),
+      status: text(),
+      message: text(),
+      color: text(),
+      publicationStatus: text(),
+      type: text(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const taskGroupProfiles = resourceTable(
+  'task-group-profiles',
+  pgTable(
+    'task_group_profiles',
+    {
+      ...scoped(),
+      taskGroupId: refColumn()
+        .notNull()
+        .references(() => taskGroups.id),
+      taskProfileId: refColumn()
+        .notNull()
+        .references(() => taskProfiles.id),
+      mode: text().notNull(),
+      method: text().notNull(),
+      operation: text().notNull(),
+      hour: integer().notNull(),
+      minute: integer().notNull(),
+      startDay: integer().notNull(),
+      endDay: integer().notNull(),
+      priority: integer().notNull(),
+      color: text().notNull(),
+      unlimited: boolean().notNull().default(false),
+      holidaysOnly: boolean().notNull().default(false),
+      weekendsOnly: boolean().notNull().default(false),
+      excludeWeekends: boolean().notNull().default(false),
+      enforceExecution: boolean().notNull().default(false),
+    },
+    (t) => [index().on(t.accountId, t.taskGroupId)],
+  ),
+);
+
+/** Four on/off pairs, each a time type (sunrise, sunset, custom), a time and a value. */
+const timing = () => ({
+  on1Type: text(),
+  on1Time: time(),
+  on1Value: integer(),
+  off1Type: text(),
+  off1Time: time(),
+  off1Value: integer(),
+  on2Type: text(),
+  on2Time: time(),
+  on2Value: integer(),
+  off2Type: text(),
+  off2Time: time(),
+  off2Value: integer(),
+  on3Type: text(),
+  on3Time: time(),
+  on3Value: integer(),
+  off3Type: text(),
+  off3Time: time(),
+  off3Value: integer(),
+  on4Type: text(),
+  on4Time: time(),
+  on4Value: integer(),
+  off4Type: text(),
+  off4Time: time(),
+  off4Value: integer(),
+});
+
+export const taskProfileTimings = resourceTable(
+  'task-profile-timings',
+  pgTable(
+    'task_profile_timings',
+    {
+      ...scoped(),
+      taskProfileId: refColumn()
+        .notNull()
+        .references(() => taskProfiles.id),
+      deviceTypeModelId: refColumn().references(() => deviceModels.id),
+      deviceId: refColumn().references(() => devices.id),
+      channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
+      ...timing(),
+    },
+    (t) => [index().on(t.accountId, t.taskProfileId)],
+  ),
+);
+
+export const taskProfileExecutionPeriods = resourceTable(
+  'task-profile-execution-periods',
+  pgTable(
+    'task_profile_execution_periods',
+    {
+      ...scoped(),
+      taskProfileId: refColumn()
+        .notNull()
+        .references(() => taskProfiles.id),
+      isSunset: boolean().notNull().default(false),
+      isSunrise: boolean().notNull().default(false),
+      startTime: time().notNull(),
+      endTime: time().notNull(),
+      value: integer(),
+    },
+    (t) => [index().on(t.accountId, t.taskProfileId)],
+  ),
+);
+
+export const autonomousProfiles = resourceTable(
+  'autonomous',
+  pgTable(
+    'autonomous_profiles',
+    {
+      ...scoped(),
+      name: text().notNull(),
+      startTime: time().notNull(),
+      endTime: time().notNull(),
+      delayTime: integer(),
+      threshold: doublePrecision(),
+      condition: text(),
+      sensorControl: boolean().notNull().default(false),
+      weatherControl: boolean().notNull().default(false),
+      formula: text(),
+      deviceTypeId: refColumn().references(() => deviceTypes.id),
+      day: text(),
+      period: integer(),
+    },
+    (t) => [index().on(t.accountId)],
+  ),
+);
+
+export const deployResponseLogs = resourceTable(
+  'deploy-response-logs',
+  pgTable(
+    'deploy_response_logs',
+    {
+      ...scoped(),
+      taskProfileId: refColumn(),
+      loraWanOperationTypeId: integer(),
+      devEui: text(),
+      deviceId: refColumn(),
+      deployTime: at(),
+      responseTime: at(),
+      responseResult: text(),
+      resendOperation: boolean().notNull().default(false),
+      resendCount: integer(),
+      channelNumber: integer(),
+    },
+    (t) => [index().on(t.accountId, t.deployTime)],
+  ),
+);
+
+export const taskControlLogs = resourceTable(
+  'task-control-logs',
+  pgTable(
+    'task_control_logs',
+    { ...scoped(), profileId: refColumn(), controlDate: at().notNull(), controlType: text() },
+    (t) => [index().on(t.accountId, t.controlDate)],
+  ),
+);
