@@ -8,7 +8,7 @@ import pg from 'pg';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
 import { CommandEvents } from '../packages/server/src/events/command-events.ts';
 import { LiveEvents } from '../packages/server/src/events/live-events.ts';
-import { arrayLiteral } from '../packages/server/src/ingest/batch-writer.ts';
+import { arrayLiteral } from '../packages/server/src/ingest/array-codec.ts';
 import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';

@@ -3,7 +3,7 @@ import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '@lampyr/simulator/demo-f
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchWriter, type IngestUnit } from '../src/ingest/batch-writer.ts';
+import { BatchWriter } from '../src/ingest/batch-writer.ts';
 import { DeviceDirectory } from '../src/ingest/device-directory.ts';
 import {
   cleanLine,
@@ -13,6 +13,7 @@ import {
   isServableTopic,
   MAX_PAYLOAD_BYTES,
 } from '../src/ingest/device-input.ts';
+import type { IngestUnit } from '../src/ingest/ingest-units.ts';
 import { type Delivery, MqttSubscriber } from '../src/ingest/mqtt-subscriber.ts';
 import { INGEST_TOPICS, UplinkHandler } from '../src/ingest/uplink-handler.ts';
 import { freshFixture } from './support/fixtures.ts';

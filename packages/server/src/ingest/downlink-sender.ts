@@ -3,10 +3,10 @@ import type { MqttClient } from 'mqtt';
 import type { Db } from '../db/connect.ts';
 import type { CommandEvents } from '../events/command-events.ts';
 import type { LiveEvents } from '../events/live-events.ts';
-import { WRITE_EVENT_COLUMNS, writeEvent } from './batch-writer.ts';
 import { encodeWrite } from './decode-payload.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { newDownlinkId } from './downlink-ids.ts';
+import { WRITE_EVENT_COLUMNS, writeEvent } from './write-events.ts';
 
 /** LoRaWAN application port of the street-light controllers' commands. */
 export const DOWNLINK_FPORT = 10;

@@ -1,11 +1,3 @@
-import {
-  type DataLogEntry,
-  type FrameQuery,
-  type IngestUnit,
-  isTransientError,
-  type Reading,
-  type WriteAnswer,
-} from './batch-writer.ts';
 import { type DecodedValue, decodePayload, mapNamedValues } from './decode-payload.ts';
 import type { DeviceDirectory, KnownDevice } from './device-directory.ts';
 import {
@@ -24,6 +16,8 @@ import {
 } from './device-input.ts';
 import { type RefusalReason, refusalOf } from './device-trust.ts';
 import { parseDownlinkId } from './downlink-ids.ts';
+import type { DataLogEntry, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
+import { isTransientError } from './store-errors.ts';
 
 /** What the ingest subscribes to: ChirpStack v4's integration events and Lampyr's JSON. */
 export const INGEST_TOPICS = ['application/+/device/+/event/+', 'lampyr/+/up', 'lampyr/+/ack'];

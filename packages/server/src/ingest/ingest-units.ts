@@ -1,0 +1,74 @@
+/** What the ingest hands the batch writer: one MQTT message's readings, sighting, logs and answers. */
+
+export interface Reading {
+  accountId: number;
+  deviceId: number;
+  templateId: number;
+  /** 0 for the channel itself; a sub-device channel's package order. */
+  subChannel: number;
+  channelCode: string;
+  value: number;
+  status: string;
+  dateTime: Date;
+  /**
+   * With the time, the reading's identity: `fcnt:<n>` for LoRaWAN frames, the device's time for a
+   * Lampyr uplink that states one, `h:<payload digest>` for one that does not (received-at time).
+   */
+  frameKey: string;
+}
+
+export interface DeviceSeen {
+  accountId: number;
+  deviceId: number;
+  dateTime: Date;
+  rssi: number | null;
+  snr: number | null;
+}
+
+export interface DataLogEntry {
+  accountId: number;
+  topic: string;
+  deviceUid: string | null;
+  reason: string;
+  payload: string;
+  /** What exactly was wrong (the decoder's finding, the time a device gave…); never SQL. */
+  detail?: string | null;
+}
+
+/** A channel write's answer from the device (or the network server). */
+export interface WriteAnswer {
+  /** The command's random id, and the device whose topic the answer came on: both must match. */
+  downlinkId: string;
+  deviceId: number;
+  status: 'acknowledged' | 'failed';
+  message: string | null;
+  answeredAt: Date;
+}
+
+/** The message a unit came from, kept in the data log (`store_failed`) if the unit cannot be stored. */
+export interface UnitSource {
+  /** The device's account when known; the writer's fallback account otherwise. */
+  accountId?: number;
+  topic: string;
+  deviceUid: string | null;
+  /** The payload as text (the handler's, not the socket's buffer, which would keep its chunk alive). */
+  payload: string;
+}
+
+/** Everything one MQTT message leads to; stored in one transaction with the rest of its batch. */
+export interface IngestUnit {
+  readings?: Reading[];
+  seen?: DeviceSeen;
+  logs?: DataLogEntry[];
+  answers?: WriteAnswer[];
+  source?: UnitSource;
+}
+
+export interface FrameQuery {
+  deviceId: number;
+  templateId: number;
+  subChannel: number;
+  frameKey: string;
+  since: Date;
+  until: Date;
+}
