@@ -352,7 +352,9 @@ export class ResourceRepository {
     const out: Row = {};
     for (const [name, v] of Object.entries(value)) {
       const def = this.resource.fields[name];
-      if (def?.kind !== 'secret') out[name] = v;
+      // A date-time arrives as ISO text (validated); its column takes a Date.
+      if (def?.kind === 'datetime' && typeof v === 'string') out[name] = new Date(v);
+      else if (def?.kind !== 'secret') out[name] = v;
       else if (typeof v === 'string' && v) {
         if (def.secret === 'hash') out[`${name}Hash`] = await hashSecret(v);
         else out[`${name}Encrypted`] = this.options.secretBox.seal(v);

@@ -31,6 +31,16 @@ export function toWidgetValue(def: FieldDef, value: unknown): unknown {
   }
 }
 
+/**
+ * A new record's widget value before anyone types: unticked for a switch, now for a required
+ * date-time (a fault is reported, work performed, when it is entered), empty otherwise.
+ */
+export function newRecordValue(def: FieldDef): unknown {
+  if (def.kind === 'boolean') return false;
+  if (def.kind === 'datetime' && def.required) return dayjs();
+  return undefined;
+}
+
 /** A widget's value as the API takes it; `undefined` for an empty widget. */
 export function fromWidgetValue(def: FieldDef, value: unknown): unknown {
   if (value === undefined || value === null) return undefined;

@@ -13,6 +13,7 @@ import { fieldRules } from './field-rules.ts';
 import {
   editableFields,
   type FormValues,
+  newRecordValue,
   readOnlyFields,
   toCommandBody,
   toDraft,
@@ -74,7 +75,7 @@ export function RecordForm({
       const values: FormValues = {};
       for (const [name, def] of fields) {
         const saved = initialDraft?.[name];
-        values[name] = saved === undefined ? (def.kind === 'boolean' ? false : undefined) : toWidgetValue(def, saved);
+        values[name] = saved === undefined ? newRecordValue(def) : toWidgetValue(def, saved);
       }
       return values;
     }
