@@ -17,6 +17,7 @@ import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
 import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
+import { registerReportRoutes } from './api/report-routes.ts';
 import { registerResourceRoutes } from './api/resource-routes.ts';
 import { installSecurityHeaders } from './api/security-headers.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

@@ -65,6 +65,8 @@ export const deviceModels = defineResource({
     detail: field.longText(),
     parameterGroupCode: field.text({ required: true, list: true }),
     classType: field.enum(['A', 'B', 'C'], { list: true, codes: true }),
+    /** The luminaire this controller usually drives, in watts: the energy baseline when a device states none. */
+    ratedPower: field.number({ min: 0, max: 100_000 }),
   },
 });
 
@@ -78,6 +80,8 @@ export const devices = defineResource({
     name: field.text({ required: true, list: true, search: true }),
     deviceTypeModelId: field.ref('device-models', { required: true, list: true }),
     regionId: field.ref('regions', { list: true }),
+    /** This luminaire's rated power in watts (else its model's): the energy baseline. */
+    ratedPower: field.number({ min: 0, max: 100_000 }),
     code: field.text({ search: true }),
     uid: field.text({ search: true, format: 'deviceUid', maxLength: 64 }),
     serialNumber: field.text({ search: true }),

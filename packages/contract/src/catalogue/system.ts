@@ -21,6 +21,11 @@ export const accounts = defineResource({
     logoImage: field.image(),
     backgroundColor: field.color(),
     backgroundImage: field.image(),
+    // What energy costs and emits here, and whose calendar days its reports count in.
+    tariffPerKwh: field.number({ min: 0, max: 1000 }),
+    currency: field.text({ maxLength: 3 }),
+    emissionFactor: field.number({ min: 0, max: 2 }),
+    timeZone: field.text({ maxLength: 64 }),
   },
 });
 

@@ -65,6 +65,7 @@ export const deviceModels = resourceTable(
     detail: text(),
     parameterGroupCode: text().notNull(),
     classType: text(),
+    ratedPower: doublePrecision(),
   }),
 );
 
@@ -80,6 +81,7 @@ export const devices = resourceTable(
         .notNull()
         .references(() => deviceModels.id),
       regionId: refColumn().references(() => regions.id),
+      ratedPower: doublePrecision(),
       code: text(),
       uid: text(),
       serialNumber: text(),

@@ -1,6 +1,7 @@
 export * from './alerts.ts';
 export * from './assets.ts';
 export * from './auth.ts';
+export * from './energy.ts';
 export * from './gateways.ts';
 export * from './logs.ts';
 export * from './maintenance.ts';

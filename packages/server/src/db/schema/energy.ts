@@ -1,0 +1,29 @@
+import { bigint, boolean, date, doublePrecision, index, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { devices } from './assets.ts';
+import { accountColumn } from './system.ts';
+
+/**
+ * What one luminaire used on one lighting day (noon on `day` to noon the next day, in its account's
+ * time zone, so one night is one row), rolled up from its readings by the
+ * energy engine (src/engines/energy): reports sum these rows, never the readings. `baselineKwh` is
+ * its rated power over that night's dark hours (sunset to the next sunrise), undimmed; null when the
+ * device has no rated power or its city no sun times for the day.
+ */
+export const energyDaily = pgTable(
+  'energy_daily',
+  {
+    accountId: accountColumn(),
+    deviceId: bigint({ mode: 'number' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+    energyKwh: doublePrecision().notNull(),
+    /** From the device's energy meter channel (true) or power × time (false). */
+    metered: boolean().notNull(),
+    burnHours: doublePrecision().notNull(),
+    baselineKwh: doublePrecision(),
+    nightHours: doublePrecision(),
+    computedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.day] }), index().on(t.accountId, t.day)],
+);

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollUpEnergy } from '../src/engines/energy/energy-rollup.ts';
+import { Client, startTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Savings arithmetic against cases computed by hand. The night of 2026-06-10 in Istanbul (UTC+3):
+ * sunset 18:00, sunrise 06:00 the next morning, 12 dark hours. A 100 W luminaire burning full until
+ * midnight and at 50 % until sunrise uses 0.6 + 0.3 = 0.9 kWh against a 1.2 kWh baseline.
+ */
+let t: TestApp;
+let api: Client;
+let accountId: number;
+let otherAccountId: number;
+let regionId: number;
+let powered: number;
+let metered: number;
+let foreign: number;
+const NIGHT = '2026-06-10';
+
+const exec = (query: ReturnType<typeof sql>) => t.database.db.execute(query);
+const rows = async <T>(query: ReturnType<typeof sql>) => (await exec(query)) as unknown as { rows: T[] };
+
+/** A reading of `code` at Istanbul local time `local` (`2026-06-10T18:00`). */
+async function reading(deviceId: number, code: string, local: string, value: number) {
+  const at = `${local}:00+03:00`;
+  await exec(sql`SELECT lampyr_ensure_reading_partition(${at}::timestamptz)`);
+  await exec(sql`
+    INSERT INTO channel_read_values (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
+    SELECT d.account_id, d.id, c.id, 0, ${value}, ${at}::timestamptz, 'ok', ${`t:${at}`}
+    FROM devices d JOIN device_channel_templates c ON c.device_type_model_id = d.device_type_model_id AND c.channel_code = ${code}
+    WHERE d.id = ${deviceId}`);
+}
+
+async function device(name: string, account: number, ratedPower: number | null): Promise<number> {
+  const { rows: found } = await rows<{ id: number }>(sql`
+    INSERT INTO devices (account_id, name, device_type_model_id, region_id, street, rated_power, status, is_active)
+    SELECT ${account}, ${name}, m.id, ${regionId}, 'Test Caddesi', ${ratedPower}, 'commissioned', true
+    FROM device_models m WHERE m.model_name LIKE 'SLC-L2%' RETURNING id::int`);
+  return (found[0] as { id: number }).id;
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  api = new Client(t.app);
+  await api.login();
+  [accountId, otherAccountId] = t.seeded.subAccountIds as [number, number];
+  api.accountId = accountId;
+  await exec(sql`UPDATE accounts SET time_zone = 'Europe/Istanbul', tariff_per_kwh = 4, emission_factor = 0.5, currency = 'TRY'
+    WHERE id IN (${accountId}, ${otherAccountId})`);
+  const { rows: city } = await rows<{ id: number; state_id: number; country_id: number }>(
+    sql`SELECT id::int, state_id::int, country_id::int FROM cities LIMIT 1`,
+  );
+  const c = city[0] as { id: number; state_id: number; country_id: number };
+  const region = await api.create('regions', {
+    name: 'Energy test',
+    cityId: c.id,
+    stateId: c.state_id,
+    countryId: c.country_id,
+  });
+  regionId = region.body.data.id;
+  await exec(sql`DELETE FROM sunset_sunrises WHERE city_id = ${c.id} AND date IN (${NIGHT}::date, ${NIGHT}::date + 1)`);
+  await exec(sql`
+    INSERT INTO sunset_sunrises (date, sunrise, sunset, city_id, state_id, country_id) VALUES
+      (${NIGHT}, '05:58', '18:00', ${c.id}, ${c.state_id}, ${c.country_id}),
+      ('2026-06-11', '06:00', '18:01', ${c.id}, ${c.state_id}, ${c.country_id})`);
+
+  powered = await device('Energy powered', accountId, 100);
+  metered = await device('Energy metered', accountId, 200);
+  foreign = await device('Energy foreign', otherAccountId, 100);
+  // Powered, reporting every half hour: 100 W from sunset, 50 W from midnight, off at sunrise; a
+  // reading before noon belongs to the night before.
+  await reading(powered, 'power', '2026-06-10T11:00', 80);
+  for (let half = 0; half <= 26; half++) {
+    const at = new Date(Date.UTC(2026, 5, 10, 18) + half * 1_800_000).toISOString().slice(0, 16);
+    await reading(powered, 'power', at, half < 12 ? 100 : half < 24 ? 50 : 0);
+  }
+  // Metered: a meter that resets (replaced) in the night; its increases are 0.4 + 0.5 + 0.2.
+  for (const [at, kwh] of [
+    ['2026-06-10T18:00', 10],
+    ['2026-06-10T22:00', 10.4],
+    ['2026-06-11T02:00', 10.9],
+    ['2026-06-11T03:00', 0.1],
+    ['2026-06-11T06:00', 0.3],
+  ] as const)
+    await reading(metered, 'energy', at, kwh);
+  await reading(metered, 'power', '2026-06-10T18:00', 180);
+  await reading(metered, 'power', '2026-06-10T18:30', 0);
+  await reading(foreign, 'power', '2026-06-10T18:00', 100);
+  await reading(foreign, 'power', '2026-06-10T19:00', 0);
+
+  await rollUpEnergy(t.database.db, accountId, NIGHT, NIGHT);
+  await rollUpEnergy(t.database.db, otherAccountId, NIGHT, NIGHT);
+});
+afterAll(() => t.close());
+
+describe('the energy rollup', () => {
+  it('integrates power over the night and sums a meter’s increases', async () => {
+    const { rows: daily } = await rows<Record<string, number | boolean>>(sql`
+      SELECT device_id::int AS "deviceId", energy_kwh AS energy, metered, burn_hours AS burn, baseline_kwh AS baseline,
+             night_hours AS night
+      FROM energy_daily WHERE day = ${NIGHT} AND device_id IN (${powered}, ${metered})
+      ORDER BY device_id`);
+    const byDevice = new Map(daily.map((d) => [d.deviceId, d]));
+    const p = byDevice.get(powered);
+    expect(p?.energy).toBeCloseTo(0.9, 9);
+    expect(p?.metered).toBe(false);
+    expect(p?.burn).toBeCloseTo(12, 9);
+    // 18:00 to 06:00 the next morning.
+    expect(p?.night).toBeCloseTo(12, 9);
+    expect(p?.baseline).toBeCloseTo(1.2, 9);
+    const m = byDevice.get(metered);
+    expect(m?.energy).toBeCloseTo(1.1, 9);
+    expect(m?.metered).toBe(true);
+    expect(m?.burn).toBeCloseTo(0.5, 9);
+    expect(m?.baseline).toBeCloseTo(2.4, 9);
+    // The 11:00 reading is the previous lighting day's, which this rollup did not ask for.
+    const { rows: before } = await rows(
+      sql`SELECT 1 FROM energy_daily WHERE day < ${NIGHT} AND device_id = ${powered}`,
+    );
+    expect(before).toHaveLength(0);
+  });
+
+  it('recomputes a day whole, so running it again changes nothing', async () => {
+    await rollUpEnergy(t.database.db, accountId, NIGHT, NIGHT);
+    const { rows: daily } = await rows<{ n: number; total: number }>(sql`
+      SELECT count(*)::int AS n, sum(energy_kwh)::float8 AS total FROM energy_daily
+      WHERE day = ${NIGHT} AND device_id IN (${powered}, ${metered})`);
+    expect(daily[0]).toEqual({ n: 2, total: expect.closeTo(2.0, 9) });
+  });
+});
+
+describe('POST /query/api/reports/energy', () => {
+  const report = (body: object) => api.call('POST', '/query/api/reports/energy', body);
+
+  it('reports energy, baseline, savings, money and CO₂ by device', async () => {
+    const res = await report({ from: NIGHT, to: NIGHT, groupBy: 'device', regionId, sort: 'label' });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.rows.map((r: { label: string }) => r.label)).toEqual(['Energy metered', 'Energy powered']);
+    const p = data.rows[1];
+    expect(p.energyKwh).toBeCloseTo(0.9, 9);
+    expect(p.baselineKwh).toBeCloseTo(1.2, 9);
+    expect(p.savingsKwh).toBeCloseTo(0.3, 9);
+    expect(p.savingsPct).toBeCloseTo(25, 9);
+    expect(p.money).toBeCloseTo(1.2, 9);
+    expect(p.co2Kg).toBeCloseTo(0.15, 9);
+    // Totals: 2.0 kWh used of a 3.6 kWh baseline.
+    expect(data.totals.energyKwh).toBeCloseTo(2.0, 9);
+    expect(data.totals.baselineKwh).toBeCloseTo(3.6, 9);
+    expect(data.totals.savingsPct).toBeCloseTo((100 * 1.6) / 3.6, 9);
+    expect(data.totals).toMatchObject({ devices: 2, deviceDays: 2, meteredDeviceDays: 1 });
+    expect(data.currency).toBe('TRY');
+    expect(data.bucket).toBe('day');
+    expect(data.series).toHaveLength(1);
+    expect(data.series[0].bucket).toBe(NIGHT);
+  });
+
+  it('groups by street and region, and never shows another account’s devices', async () => {
+    const street = await report({ from: NIGHT, to: NIGHT, groupBy: 'street', regionId });
+    expect(street.body.data.rows).toHaveLength(1);
+    expect(street.body.data.rows[0]).toMatchObject({ label: 'Test Caddesi', devices: 2 });
+    const byRegion = await report({ from: NIGHT, to: NIGHT, groupBy: 'region', regionId });
+    expect(byRegion.body.data.rows[0]).toMatchObject({ label: 'Energy test', devices: 2 });
+    const theirs = await report({ from: NIGHT, to: NIGHT, groupBy: 'device', deviceId: foreign });
+    expect(theirs.body.data.rows).toEqual([]);
+    expect(theirs.body.data.totals.energyKwh).toBe(0);
+  });
+
+  it('refuses a backwards or too long period and a report without an account', async () => {
+    const backwards = await report({ from: NIGHT, to: '2026-06-01' });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.error?.message).toContain('to');
+    const long = await report({ from: '2025-01-01', to: '2026-06-10' });
+    expect(long.status).toBe(400);
+    expect(long.body.error?.message).toMatch(/366/);
+    expect(JSON.stringify(long.body)).not.toMatch(/select|energy_daily/i);
+    const bare = new Client(t.app);
+    bare.token = api.token;
+    expect((await bare.call('POST', '/query/api/reports/energy', { from: NIGHT, to: NIGHT })).status).toBe(400);
+  });
+});
