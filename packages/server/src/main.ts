@@ -6,6 +6,7 @@ import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { EnergyEngine } from './engines/energy/energy-rollup.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
@@ -64,7 +65,9 @@ async function main(): Promise<void> {
       })
     : undefined;
   await fleet?.start();
+  const stopEnergy = new EnergyEngine(database.db, (error) => app.log.error(error)).start();
   const shutdown = async () => {
+    stopEnergy();
     await fleet?.stop();
     await app.close();
     await telemetry.close();

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollUpEnergy } from '../src/engines/energy/energy-rollup.ts';
+import { wholeMonths } from '../src/data/energy-report.ts';
+import { rollUpEnergy, rollUpMonths } from '../src/engines/energy/energy-rollup.ts';
 import { Client, startTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -178,5 +179,52 @@ describe('POST /query/api/reports/energy', () => {
     const bare = new Client(t.app);
     bare.token = api.token;
     expect((await bare.call('POST', '/query/api/reports/energy', { from: NIGHT, to: NIGHT })).status).toBe(400);
+  });
+});
+
+describe('whole months and edge days', () => {
+  it('reads the months a period covers whole from the monthly rollups, the edges by day', () => {
+    expect(wholeMonths('2026-05-15', '2026-08-10')).toEqual(['2026-06-01', '2026-08-01']);
+    expect(wholeMonths('2026-06-01', '2026-06-30')).toEqual(['2026-06-01', '2026-07-01']);
+    expect(wholeMonths('2026-06-02', '2026-06-29')).toEqual(['2026-07-01', '2026-07-01']);
+    expect(wholeMonths('2025-12-01', '2026-12-31')).toEqual(['2025-12-01', '2027-01-01']);
+  });
+
+  it('gives the same figures whichever rollup a day comes from', async () => {
+    // Thirty-three nights from 30 May to 1 July: June whole, two days at each edge.
+    await exec(sql`
+      INSERT INTO energy_daily (account_id, device_id, day, energy_kwh, metered, burn_hours, baseline_kwh, night_hours)
+      SELECT ${accountId}, ${powered}, d::date, 1 + extract(day FROM d) / 100.0, false, 10, 2, 10
+      FROM generate_series('2026-05-30'::date, '2026-07-01'::date, interval '1 day') d
+      ON CONFLICT (device_id, day) DO NOTHING`);
+    await rollUpMonths(t.database.db, accountId, '2026-05-30', '2026-07-01');
+    const { rows: expected } = await rows<{ energy: number; baseline: number; n: number }>(sql`
+      SELECT sum(energy_kwh)::float8 AS energy, sum(baseline_kwh)::float8 AS baseline, count(*)::int AS n
+      FROM energy_daily WHERE device_id = ${powered} AND day BETWEEN '2026-05-30' AND '2026-07-01'`);
+    const res = await api.call('POST', '/query/api/reports/energy', {
+      from: '2026-05-30',
+      to: '2026-07-01',
+      groupBy: 'device',
+      deviceId: powered,
+    });
+    const { totals, series, bucket } = res.body.data;
+    expect(totals.energyKwh).toBeCloseTo(expected[0]?.energy as number, 9);
+    expect(totals.baselineKwh).toBeCloseTo(expected[0]?.baseline as number, 9);
+    expect(totals.deviceDays).toBe(expected[0]?.n);
+    expect(bucket).toBe('day');
+    expect(series).toHaveLength(33);
+    const byMonth = await api.call('POST', '/query/api/reports/energy', {
+      from: '2026-04-01',
+      to: '2026-07-01',
+      groupBy: 'device',
+      deviceId: powered,
+    });
+    expect(byMonth.body.data.bucket).toBe('month');
+    expect(byMonth.body.data.series.map((s: { bucket: string }) => s.bucket)).toEqual([
+      '2026-05',
+      '2026-06',
+      '2026-07',
+    ]);
+    expect(byMonth.body.data.totals.energyKwh).toBeCloseTo(expected[0]?.energy as number, 9);
   });
 });

@@ -5,6 +5,18 @@ import { seedStreetLighting } from './street-lighting.ts';
 
 type Tx = Pick<Db, 'insert'>;
 
+/**
+ * What energy costs and emits for the demo's Turkish municipalities: an illustrative public-lighting
+ * tariff in lira per kWh, and the Turkish grid's average emission intensity, about 0.44 kg CO₂ per
+ * kWh (Ember / IEA figures for 2023). Both are account settings an operator changes.
+ */
+const TURKISH_ENERGY = {
+  tariffPerKwh: 3.9,
+  currency: 'TRY',
+  emissionFactor: 0.44,
+  timeZone: 'Europe/Istanbul',
+} as const;
+
 export interface DemoAccounts {
   integratorId: number;
   subAccountIds: [kadikoy: number, uskudar: number];
@@ -19,6 +31,7 @@ export async function seedDemoAccounts(tx: Tx): Promise<DemoAccounts> {
       companyName: 'Lampyr Demo Integrator',
       isIntegrator: true,
       email: 'ops@lampyr.local',
+      ...TURKISH_ENERGY,
     })
     .returning({ id: accounts.id });
   const integratorId = integrator?.id as number;
@@ -30,12 +43,14 @@ export async function seedDemoAccounts(tx: Tx): Promise<DemoAccounts> {
         companyName: 'Kadıköy Belediyesi',
         accountId: integratorId,
         isSubAccount: true,
+        ...TURKISH_ENERGY,
       },
       {
         name: 'Üsküdar Municipality',
         companyName: 'Üsküdar Belediyesi',
         accountId: integratorId,
         isSubAccount: true,
+        ...TURKISH_ENERGY,
       },
     ])
     .returning({ id: accounts.id });

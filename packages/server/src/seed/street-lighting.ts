@@ -190,6 +190,8 @@ export async function seedStreetLighting(
           classType,
           supportTask: true,
           parameterGroupCode: 'SLC',
+          // The 120 W LED luminaire of the demo's streets (the simulator's, at full level).
+          ratedPower: deviceTypeId === gatewayType?.id ? null : 120,
         })
         .returning({ id: deviceModels.id }),
     );

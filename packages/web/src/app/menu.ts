@@ -90,7 +90,9 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     entry('reports-analytics', 'alarms', { resource: 'alert-logs' }),
     entry('reports-analytics', 'analytics', { page: graphic }),
     entry('reports-analytics', 'device-asset', { resource: 'devices' }),
-    entry('reports-analytics', 'savings', { page: overview }),
+    entry('reports-analytics', 'savings', {
+      page: lazy(() => import('../features/reports-analytics/savings-page.tsx')),
+    }),
     entry('reports-analytics', 'templates', { resource: 'device-channel-templates' }),
   ]),
   group('maintenance-fault', [ENTITIES, entry('maintenance-fault', 'fault-history', { resource: 'report-a-fault' })]),

@@ -1,4 +1,14 @@
-import { bigint, boolean, date, doublePrecision, index, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { devices } from './assets.ts';
 import { accountColumn } from './system.ts';
 
@@ -26,4 +36,29 @@ export const energyDaily = pgTable(
     computedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.day] }), index().on(t.accountId, t.day)],
+);
+
+/**
+ * `energy_daily` summed per device and calendar month, kept by the same rollup: a year's report
+ * reads twelve rows per device instead of 365. Days at the edges of a period that do not cover a
+ * whole month are read from `energy_daily`.
+ */
+export const energyMonthly = pgTable(
+  'energy_monthly',
+  {
+    accountId: accountColumn(),
+    deviceId: bigint({ mode: 'number' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    /** The month's first day. */
+    month: date({ mode: 'string' }).notNull(),
+    energyKwh: doublePrecision().notNull(),
+    baselineKwh: doublePrecision(),
+    /** Energy of the days that have a baseline: what savings are measured on. */
+    energyWithBaselineKwh: doublePrecision(),
+    burnHours: doublePrecision().notNull(),
+    days: integer().notNull(),
+    meteredDays: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.month] }), index().on(t.accountId, t.month)],
 );

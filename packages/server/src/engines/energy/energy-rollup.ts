@@ -79,7 +79,25 @@ export async function rollUpEnergy(db: Db, accountId: number, from: Day, to: Day
       energy_kwh = excluded.energy_kwh, metered = excluded.metered, burn_hours = excluded.burn_hours,
       baseline_kwh = excluded.baseline_kwh, night_hours = excluded.night_hours, computed_at = excluded.computed_at
     RETURNING 1`);
+  await rollUpMonths(db, accountId, from, to);
   return rowsOf(result).length;
+}
+
+/** Recomputes `energy_monthly` of the account for every month `from … to` touches, from its daily rows. */
+export async function rollUpMonths(db: Db, accountId: number, from: Day, to: Day): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO energy_monthly
+      (account_id, device_id, month, energy_kwh, baseline_kwh, energy_with_baseline_kwh, burn_hours, days, metered_days)
+    SELECT ${accountId}, device_id, date_trunc('month', day)::date, sum(energy_kwh), sum(baseline_kwh),
+           sum(energy_kwh) FILTER (WHERE baseline_kwh IS NOT NULL), sum(burn_hours), count(*), count(*) FILTER (WHERE metered)
+    FROM energy_daily
+    WHERE account_id = ${accountId}
+      AND day >= date_trunc('month', ${from}::date) AND day < date_trunc('month', ${to}::date) + interval '1 month'
+    GROUP BY device_id, date_trunc('month', day)
+    ON CONFLICT (device_id, month) DO UPDATE SET
+      energy_kwh = excluded.energy_kwh, baseline_kwh = excluded.baseline_kwh,
+      energy_with_baseline_kwh = excluded.energy_with_baseline_kwh, burn_hours = excluded.burn_hours,
+      days = excluded.days, metered_days = excluded.metered_days`);
 }
 
 /**

@@ -1,0 +1,90 @@
+import { theme } from 'antd';
+import { BarChart as EBarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+
+echarts.use([EBarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+
+export interface CategorySeries {
+  name: string;
+  /** Drawn as bars, or as a line over them (a baseline). */
+  type: 'bar' | 'line';
+  values: (number | null)[];
+}
+
+/**
+ * Values per category (days, months) as bars with lines over them, coloured from the antd theme;
+ * `format` writes the axis and tooltip numbers in the user's locale.
+ */
+export function BarChart({
+  categories,
+  series,
+  label,
+  unit,
+  format,
+  height = 320,
+}: {
+  categories: string[];
+  series: CategorySeries[];
+  label: string;
+  unit: string;
+  format: (value: number) => string;
+  height?: number;
+}) {
+  const { token } = theme.useToken();
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts>(undefined);
+
+  useEffect(() => {
+    const el = element.current;
+    if (!el) return;
+    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    const axisLine = { lineStyle: { color: token.colorBorder } };
+    chart.current?.setOption(
+      {
+        color: [token.colorPrimary, token.colorWarning, token.colorSuccess],
+        textStyle: { color: token.colorText, fontFamily: token.fontFamily },
+        tooltip: {
+          trigger: 'axis',
+          backgroundColor: token.colorBgElevated,
+          borderColor: token.colorBorder,
+          textStyle: { color: token.colorText },
+          valueFormatter: (value: unknown) => (typeof value === 'number' ? `${format(value)} ${unit}` : '—'),
+        },
+        legend: { top: 0, textStyle: { color: token.colorText } },
+        grid: { left: 64, right: 24, top: 40, bottom: 32 },
+        xAxis: { type: 'category', data: categories, axisLine, axisLabel: { color: token.colorTextSecondary } },
+        yAxis: {
+          type: 'value',
+          name: unit,
+          axisLine: { ...axisLine, show: true },
+          axisLabel: { color: token.colorTextSecondary, formatter: format },
+          nameTextStyle: { color: token.colorTextSecondary },
+          splitLine: { lineStyle: { color: token.colorSplit } },
+        },
+        series: series.map((s) => ({
+          type: s.type,
+          name: s.name,
+          data: s.values,
+          ...(s.type === 'line' ? { showSymbol: categories.length < 40, lineStyle: { type: 'dashed' } } : {}),
+        })),
+      },
+      true,
+    );
+  }, [categories, series, unit, format, token]);
+
+  return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;
+}
