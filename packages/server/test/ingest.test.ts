@@ -112,6 +112,54 @@ describe('ChirpStack uplinks, end to end', () => {
     expect((await readingsOf(deviceId)).length).toBe(5);
   });
 
+  it('keeps battery, power source and link margin from the status event, and the gateway heard best', async () => {
+    const deviceId = await deviceIdOf(devEuiOf(1));
+    // A gateway of the account with the fixtures' gateway id, typed in capitals: matched all the same.
+    const created = await client.create('gateway', { name: 'Fixture gateway', devEui: 'A840411B2C3D4E5F' });
+    expect(created.status).toBe(201);
+    const status = freshFixture('status.json', FIXTURE_TIME) as Record<string, unknown>;
+    await publish(
+      topicOf(devEuiOf(1), 'status'),
+      JSON.stringify({ ...status, externalPowerSource: false, batteryLevel: 87.5, margin: 7 }),
+    );
+    await publish(topicOf(devEuiOf(1), 'up'), fixture('up.json'));
+    const health = async () =>
+      (
+        await rows<Record<string, unknown>>(sql`
+          SELECT battery_level, external_power, link_margin, gateway_eui, health_at IS NOT NULL AS reported
+          FROM device_connection_status WHERE device_id = ${deviceId}`)
+      )[0];
+    // The up after the status event keeps the status event's health.
+    await eventually(async () => (await health())?.battery_level === 87.5 && (await health())?.gateway_eui !== null);
+    expect(await health()).toMatchObject({
+      battery_level: 87.5,
+      external_power: false,
+      link_margin: 7,
+      gateway_eui: 'a840411b2c3d4e5f',
+      reported: true,
+    });
+    const [gateway] = await rows<{ status: string; last_seen_at: unknown }>(
+      sql`SELECT status, last_seen_at FROM gateways WHERE id = ${created.body.data.id}`,
+    );
+    expect(gateway?.status).toBe('online');
+    expect(gateway?.last_seen_at).not.toBeNull();
+    // The generic API reads the status as Lampyr keeps it; a status typed in is not taken.
+    const current = await client.get('gateway', created.body.data.id);
+    expect(current.body.data).toMatchObject({ status: 'online' });
+    const typed = await client.update('gateway', { ...current.body.data, status: 'offline' });
+    expect(typed.body.data?.status ?? typed.status).toBe('online');
+
+    // On external power a battery level means nothing; a hostile margin is not kept.
+    const later = new Date(FIXTURE_TIME.getTime() + 1000).toISOString();
+    await publish(
+      topicOf(devEuiOf(1), 'status'),
+      JSON.stringify({ ...status, time: later, batteryLevel: 0, margin: 1e9 }),
+    );
+    await eventually(async () => (await health())?.external_power === true);
+    const mains = await health();
+    expect(mains).toMatchObject({ battery_level: null, external_power: true, link_margin: null });
+  });
+
   it("uses ChirpStack's decoded object when present (up-with-object.json)", async () => {
     const deviceId = await deviceIdOf(devEuiOf(1));
     await publish(topicOf(devEuiOf(1), 'up'), fixture('up-with-object.json'));

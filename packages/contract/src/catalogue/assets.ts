@@ -135,6 +135,11 @@ export const deviceConnectionStatus = defineResource({
     dateTime: field.datetime({ list: true }),
     rssi: field.number({ list: true }),
     snr: field.number({ list: true }),
+    batteryLevel: field.number({ list: true }),
+    externalPower: field.boolean({ list: true }),
+    linkMargin: field.number({ list: true }),
+    healthAt: field.datetime(),
+    gatewayEui: field.text({ list: true }),
   },
 });
 

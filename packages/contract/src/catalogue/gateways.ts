@@ -39,7 +39,9 @@ export const gateways = defineResource({
     statsInterval: field.integer({ min: 1, max: 86400, list: true }),
     latitude: field.number({ min: -90, max: 90 }),
     longitude: field.number({ min: -180, max: 180 }),
-    status: field.enum(['online', 'offline', 'never_seen'], { list: true }),
+    // Kept by Lampyr from the uplinks the gateway forwards (rxInfo), never typed in.
+    status: field.enum(['online', 'offline', 'never_seen'], { list: true, readOnly: true }),
+    lastSeenAt: field.datetime({ list: true, readOnly: true }),
     message: field.text(),
   },
 });

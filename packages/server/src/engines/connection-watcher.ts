@@ -69,6 +69,19 @@ export class ConnectionWatcher {
       });
     }
     for (const [accountId, events] of byAccount) this.live.publish(accountId, events);
+    await this.markSilentGatewaysOffline();
     return changed.length;
+  }
+
+  /**
+   * A gateway is online while it forwards frames (the batch writer marks it so); silent for three
+   * of its stats intervals, and at least a quarter of an hour (street lights report every few
+   * minutes), it is offline.
+   */
+  private async markSilentGatewaysOffline(): Promise<void> {
+    await this.db.execute(sql`
+      UPDATE gateways SET status = 'offline', updated_at = now()
+      WHERE status = 'online' AND last_seen_at < now() - make_interval(secs => greatest(
+        coalesce(stats_interval, 30) * ${MISSED_REPORTS}, ${DEFAULT_SILENCE_MINUTES * 60}))`);
   }
 }

@@ -4,7 +4,7 @@ import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
 import { column, isoOf, rowsOf } from './array-codec.ts';
 import { cleanText, LOGGED_PAYLOAD_BYTES } from './device-input.ts';
 import type { DataLogEntry, DeviceSeen, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
-import { byChannel, LatestWriter } from './latest-writer.ts';
+import { byChannel, LatestWriter, mergeSeen } from './latest-writer.ts';
 import { ReadingPartitions } from './reading-partitions.ts';
 import { failureDetail, isTransientError } from './store-errors.ts';
 import { WRITE_EVENT_COLUMNS, writeEvent } from './write-events.ts';
@@ -208,10 +208,7 @@ export class BatchWriter {
     const answers: WriteAnswer[] = [];
     for (const { unit } of batch) {
       if (unit.readings) for (const r of unit.readings) readings.push(r);
-      if (unit.seen) {
-        const before = seen.get(unit.seen.deviceId);
-        if (!before || before.dateTime <= unit.seen.dateTime) seen.set(unit.seen.deviceId, unit.seen);
-      }
+      if (unit.seen) seen.set(unit.seen.deviceId, mergeSeen(seen.get(unit.seen.deviceId), unit.seen));
       if (unit.logs) logs.push(...unit.logs);
       if (unit.answers) answers.push(...unit.answers);
     }

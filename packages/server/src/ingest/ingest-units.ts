@@ -23,6 +23,20 @@ export interface DeviceSeen {
   dateTime: Date;
   rssi: number | null;
   snr: number | null;
+  /** The gateway that heard the frame best (ChirpStack's `gatewayId`), and every gateway that heard it. */
+  gateway?: string | null;
+  gateways?: string[];
+  /** The network server's device status (ChirpStack `event/status`), and when it was reported. */
+  health?: DeviceHealth;
+  healthAt?: Date;
+}
+
+export interface DeviceHealth {
+  /** 0–100 %, null when the device cannot tell or runs on external power. */
+  batteryLevel: number | null;
+  externalPower: boolean | null;
+  /** The demodulation margin of the device's last LinkCheckReq, in dB. */
+  linkMargin: number | null;
 }
 
 export interface DataLogEntry {

@@ -13,6 +13,30 @@ import type { DeviceSeen, Reading } from './ingest-units.ts';
 const LATEST_DELAY_MS = 100;
 const LATEST_DELAY_MAX_MS = 5000;
 
+/**
+ * Two sightings of one device as one: the newer one's time and signal, the health a status event
+ * brought (from either), and every gateway that heard either.
+ */
+export function mergeSeen(before: DeviceSeen | undefined, next: DeviceSeen): DeviceSeen {
+  if (!before) return next;
+  const [older, newer] = before.dateTime <= next.dateTime ? [before, next] : [next, before];
+  const gateways = [...new Set([...(older.gateways ?? []), ...(newer.gateways ?? [])])];
+  return {
+    ...newer,
+    gateway: newer.gateway ?? older.gateway,
+    gateways,
+    health: newer.health ?? older.health,
+    healthAt: newer.health ? newer.dateTime : (older.healthAt ?? (older.health ? older.dateTime : undefined)),
+  };
+}
+
+/** The sighting is at least as new as the one stored (status, time, signal and gateway follow it). */
+const NEWER = sql.raw('device_connection_status.date_time <= excluded.date_time');
+/** The status event is newer than the health stored (a status event may arrive after a newer uplink). */
+const HEALTH_NEWER = sql.raw(
+  '(excluded.health_at IS NOT NULL AND (device_connection_status.health_at IS NULL OR device_connection_status.health_at <= excluded.health_at))',
+);
+
 /** Orders latest rows by their key, so concurrent writers lock rows in one order. */
 export const byChannel = (a: Reading, b: Reading) =>
   a.deviceId - b.deviceId || a.templateId - b.templateId || a.subChannel - b.subChannel;
@@ -40,10 +64,8 @@ export class LatestWriter {
       const before = this.latestPending.get(key);
       if (!before || before.dateTime < r.dateTime) this.latestPending.set(key, r);
     }
-    for (const seen of seenRows) {
-      const before = this.seenPending.get(seen.deviceId);
-      if (!before || before.dateTime <= seen.dateTime) this.seenPending.set(seen.deviceId, seen);
-    }
+    for (const seen of seenRows)
+      this.seenPending.set(seen.deviceId, mergeSeen(this.seenPending.get(seen.deviceId), seen));
     if (!this.pending)
       this.pending = new Promise((resolve) => setTimeout(resolve, this.delay)).then(() => this.flush());
   }
@@ -70,17 +92,47 @@ export class LatestWriter {
               WHERE channel_values.date_time < excluded.date_time`);
         }
         if (seenRows.length) {
+          const healthAt = (r: DeviceSeen) => (r.health ? (r.healthAt ?? r.dateTime).toISOString() : null);
           await tx.execute(sql`
-            INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
-            SELECT a, d, 'online', t, r, s FROM unnest(
+            INSERT INTO device_connection_status
+              (account_id, device_id, status, date_time, rssi, snr, gateway_eui, battery_level, external_power, link_margin, health_at)
+            SELECT a, d, 'online', t, r, s, g, b, e, m, h FROM unnest(
               ${column(seenRows, (r) => r.accountId)}::bigint[], ${column(seenRows, (r) => r.deviceId)}::bigint[],
               ${column(seenRows, (r) => r.dateTime.toISOString())}::timestamptz[], ${column(seenRows, (r) => r.rssi)}::float8[],
-              ${column(seenRows, (r) => r.snr)}::float8[]) AS u(a, d, t, r, s)
+              ${column(seenRows, (r) => r.snr)}::float8[], ${column(seenRows, (r) => r.gateway ?? null)}::text[],
+              ${column(seenRows, (r) => r.health?.batteryLevel ?? null)}::float8[],
+              ${column(seenRows, (r) => (r.health ? r.health.externalPower : null))}::boolean[],
+              ${column(seenRows, (r) => r.health?.linkMargin ?? null)}::float8[],
+              ${column(seenRows, healthAt)}::timestamptz[]) AS u(a, d, t, r, s, g, b, e, m, h)
             ON CONFLICT (device_id) DO UPDATE
-              SET status = 'online', date_time = excluded.date_time, updated_at = now(),
-                  rssi = coalesce(excluded.rssi, device_connection_status.rssi),
-                  snr = coalesce(excluded.snr, device_connection_status.snr)
-              WHERE device_connection_status.date_time <= excluded.date_time`);
+              SET status = CASE WHEN ${NEWER} THEN 'online' ELSE device_connection_status.status END,
+                  date_time = greatest(device_connection_status.date_time, excluded.date_time), updated_at = now(),
+                  rssi = CASE WHEN ${NEWER} THEN coalesce(excluded.rssi, device_connection_status.rssi)
+                              ELSE device_connection_status.rssi END,
+                  snr = CASE WHEN ${NEWER} THEN coalesce(excluded.snr, device_connection_status.snr)
+                             ELSE device_connection_status.snr END,
+                  gateway_eui = CASE WHEN ${NEWER} THEN coalesce(excluded.gateway_eui, device_connection_status.gateway_eui)
+                                     ELSE device_connection_status.gateway_eui END,
+                  battery_level = CASE WHEN ${HEALTH_NEWER} THEN excluded.battery_level
+                                       ELSE device_connection_status.battery_level END,
+                  external_power = CASE WHEN ${HEALTH_NEWER} THEN excluded.external_power
+                                        ELSE device_connection_status.external_power END,
+                  link_margin = CASE WHEN ${HEALTH_NEWER} THEN excluded.link_margin
+                                     ELSE device_connection_status.link_margin END,
+                  health_at = CASE WHEN ${HEALTH_NEWER} THEN excluded.health_at ELSE device_connection_status.health_at END
+              WHERE ${NEWER} OR ${HEALTH_NEWER}`);
+          // Gateways are alive while they forward frames: online, last seen at the newest frame.
+          const heard = new Map<string, Date>();
+          for (const r of seenRows)
+            for (const g of r.gateways ?? [])
+              if (!(heard.get(g) && (heard.get(g) as Date) >= r.dateTime)) heard.set(g, r.dateTime);
+          if (heard.size) {
+            const gateways = [...heard].sort(([a], [b]) => a.localeCompare(b));
+            await tx.execute(sql`
+              UPDATE gateways SET status = 'online', last_seen_at = greatest(gateways.last_seen_at, u.t), updated_at = now()
+              FROM unnest(${column(gateways, ([g]) => g)}::text[], ${column(gateways, ([, t]) => t.toISOString())}::timestamptz[]) AS u(g, t)
+              WHERE lower(gateways.dev_eui) = u.g`);
+          }
         }
       });
     } catch (error) {

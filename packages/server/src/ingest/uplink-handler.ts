@@ -16,7 +16,7 @@ import {
 } from './device-input.ts';
 import { type RefusalReason, refusalOf } from './device-trust.ts';
 import { parseDownlinkId } from './downlink-ids.ts';
-import type { DataLogEntry, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
+import type { DataLogEntry, DeviceHealth, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
 import { isTransientError } from './store-errors.ts';
 
 /** What the ingest subscribes to: ChirpStack v4's integration events and Lampyr's JSON. */
@@ -172,6 +172,17 @@ export class UplinkHandler {
         unit = await this.chirpstackUp(m, device, message, time, stated.kind === 'trusted');
         break;
       case 'status':
+        unit = {
+          seen: {
+            accountId: device.accountId,
+            deviceId: device.id,
+            dateTime: time,
+            rssi: null,
+            snr: null,
+            health: healthOf(message),
+          },
+        };
+        break;
       case 'join':
         unit = { seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: null, snr: null } };
         break;
@@ -227,7 +238,15 @@ export class UplinkHandler {
     const best = bestSignal(message.rxInfo);
     return {
       readings: readingsOf(device, values, at, frameKey),
-      seen: { accountId: device.accountId, deviceId: device.id, dateTime: at, rssi: best.rssi, snr: best.snr },
+      seen: {
+        accountId: device.accountId,
+        deviceId: device.id,
+        dateTime: at,
+        rssi: best.rssi,
+        snr: best.snr,
+        gateway: best.gateway,
+        gateways: best.gateways,
+      },
     };
   }
 
@@ -350,18 +369,50 @@ function parseJson(m: Message): Json | undefined {
 }
 
 /** The gateway that heard the frame best: highest RSSI, then highest SNR. */
-export function bestSignal(rxInfo: unknown): { rssi: number | null; snr: number | null } {
-  let best: { rssi: number | null; snr: number | null } = { rssi: null, snr: null };
-  if (!Array.isArray(rxInfo)) return best;
+/** A gateway's id as ChirpStack writes it: 16 hex digits (anything else is not kept). */
+const GATEWAY_ID = /^[0-9a-f]{16}$/;
+/** At most this many gateways are kept per frame (a frame is rarely heard by more). */
+const MAX_GATEWAYS = 16;
+
+export function bestSignal(rxInfo: unknown): {
+  rssi: number | null;
+  snr: number | null;
+  gateway: string | null;
+  gateways: string[];
+} {
+  let best: { rssi: number | null; snr: number | null; gateway: string | null } = {
+    rssi: null,
+    snr: null,
+    gateway: null,
+  };
+  const gateways: string[] = [];
+  if (!Array.isArray(rxInfo)) return { ...best, gateways };
   for (const rx of rxInfo) {
-    if (!isObject(rx) || typeof rx.rssi !== 'number') continue;
+    if (!isObject(rx)) continue;
+    const id = typeof rx.gatewayId === 'string' ? rx.gatewayId.toLowerCase() : null;
+    const gateway = id && GATEWAY_ID.test(id) ? id : null;
+    if (gateway && gateways.length < MAX_GATEWAYS && !gateways.includes(gateway)) gateways.push(gateway);
+    if (typeof rx.rssi !== 'number') continue;
     const snr = typeof rx.snr === 'number' ? rx.snr : null;
     if (
       best.rssi === null ||
       rx.rssi > best.rssi ||
       (rx.rssi === best.rssi && (snr ?? -Infinity) > (best.snr ?? -Infinity))
     )
-      best = { rssi: rx.rssi, snr };
+      best = { rssi: rx.rssi, snr, gateway };
   }
-  return best;
+  return { ...best, gateways };
+}
+
+/** ChirpStack's status event: battery (unless unavailable or on external power), power source, margin. */
+export function healthOf(message: Json): DeviceHealth {
+  const number = (v: unknown, min: number, max: number) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : null;
+  const externalPower = typeof message.externalPowerSource === 'boolean' ? message.externalPowerSource : null;
+  const unavailable = message.batteryLevelUnavailable === true || externalPower === true;
+  return {
+    batteryLevel: unavailable ? null : number(message.batteryLevel, 0, 100),
+    externalPower,
+    linkMargin: number(message.margin, -128, 127),
+  };
 }

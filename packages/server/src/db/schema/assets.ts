@@ -157,6 +157,12 @@ export const deviceConnectionStatus = resourceTable(
       dateTime: at().notNull(),
       rssi: doublePrecision(),
       snr: doublePrecision(),
+      // The network server's device status (ChirpStack `event/status`) and the gateway heard best.
+      batteryLevel: doublePrecision(),
+      externalPower: boolean(),
+      linkMargin: doublePrecision(),
+      healthAt: at(),
+      gatewayEui: text(),
     },
     (t) => [uniqueIndex().on(t.deviceId), index().on(t.accountId, t.status)],
   ),

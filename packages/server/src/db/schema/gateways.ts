@@ -1,6 +1,6 @@
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { devices } from './assets.ts';
-import { refColumn } from './columns.ts';
+import { at, refColumn } from './columns.ts';
 import { resourceTable } from './resource-table.ts';
 import { scopedColumns as scoped } from './system.ts';
 
@@ -21,6 +21,7 @@ export const gateways = resourceTable(
       latitude: doublePrecision(),
       longitude: doublePrecision(),
       status: text(),
+      lastSeenAt: at(),
       message: text(),
     },
     (t) => [index().on(t.accountId)],

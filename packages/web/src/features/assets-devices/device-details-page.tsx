@@ -24,6 +24,7 @@ import {
 import { LiveBadge } from './live-badge.tsx';
 
 const devices = getResource('devices');
+const connectionStatus = getResource('device-connection-status');
 
 function formatTime(value: unknown): string {
   return typeof value === 'string' ? dayjs(value).format('L LTS') : '–';
@@ -110,6 +111,7 @@ export default function DeviceDetailsPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const labels = useResourceLabels(devices);
+  const connectionLabels = useResourceLabels(connectionStatus);
   const [search, setSearch] = useSearchParams();
   const id = Number(search.get('id')) || undefined;
   const device = useRecord('devices', id);
@@ -196,6 +198,20 @@ export default function DeviceDetailsPage() {
                   <Descriptions.Item label={t('device.lastSeen')}>{formatTime(connection?.dateTime)}</Descriptions.Item>
                   <Descriptions.Item label="RSSI">{text(connection?.rssi)}</Descriptions.Item>
                   <Descriptions.Item label="SNR">{text(connection?.snr)}</Descriptions.Item>
+                  <Descriptions.Item label={connectionLabels.field('gatewayEui')}>
+                    {text(connection?.gatewayEui)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={connectionLabels.field('externalPower')}>
+                    {typeof connection?.externalPower === 'boolean'
+                      ? t(connection.externalPower ? 'value.yes' : 'value.no')
+                      : '–'}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={connectionLabels.field('batteryLevel')}>
+                    {text(connection?.batteryLevel)}
+                  </Descriptions.Item>
+                  <Descriptions.Item label={connectionLabels.field('linkMargin')}>
+                    {text(connection?.linkMargin)}
+                  </Descriptions.Item>
                 </Descriptions>
                 <Space wrap style={{ marginTop: token.marginSM }}>
                   <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
