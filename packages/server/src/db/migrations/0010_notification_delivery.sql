@@ -1,0 +1,1 @@
+ALTER TABLE "alert_notification_list" ADD COLUMN "level" text;

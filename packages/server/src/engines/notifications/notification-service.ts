@@ -1,0 +1,304 @@
+import type { Agent } from 'node:https';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import type { SecretBox } from '../../auth/secret-box.ts';
+import type { Db } from '../../db/connect.ts';
+import { alertNotificationList, alertNotificationSettings, pushSubscriptions } from '../../db/schema/index.ts';
+import type { LiveEvents } from '../../events/live-events.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { DeliveryError } from './delivery-error.ts';
+import { EmailChannel } from './email-channel.ts';
+import {
+  deletePushSubscription,
+  type PushSubscriptionInput,
+  type ResendResult,
+  requeue,
+  savePushSubscription,
+} from './notification-commands.ts';
+import { CONSOLES, plannedRows, servicesByType, WEB_PUSH_PREFIX } from './notification-queue.ts';
+import type { NotificationRequest, Notifier } from './notifier.ts';
+import { sendSms } from './sms-channel.ts';
+import { GoneSubscription, loadVapidKeys, sendWebPush, type VapidKeys } from './web-push-channel.ts';
+
+export type NotificationRow = typeof alertNotificationList.$inferSelect;
+
+export interface RetryPolicy {
+  /** The first retry's delay; each next one doubles it. */
+  baseMs: number;
+  /** ± this fraction of the delay, at random, so failed rows do not retry in step. */
+  jitter: number;
+  /** Attempts in all; a row failing the last one is `dead`. */
+  maxAttempts: number;
+}
+
+export interface NotificationServiceOptions {
+  db: Db;
+  live: LiveEvents;
+  secretBox: SecretBox;
+  /** The application's mailer: mail of accounts without an e-mail service (SMTP_URL, else the outbox). */
+  mailer: Mailer;
+  /** Where the VAPID keys are kept. */
+  dataDir: string;
+  /** An https PUBLIC_URL is the VAPID contact; else a mailto: address. */
+  publicUrl?: string;
+  now?: () => Date;
+  random?: () => number;
+  retry?: Partial<RetryPolicy>;
+  /** How often the delivery loop looks for due rows (it is also woken by every notify). */
+  pollMs?: number;
+  /** A claimed row is left to its sender this long before another pass may claim it again. */
+  leaseMs?: number;
+  batchSize?: number;
+  /** SMS gateway, push service and SMTP timeouts. */
+  timeoutMs?: number;
+  /** The https agent Web Push uses (a private CA, a proxy). */
+  webPushAgent?: Agent;
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { baseMs: 30_000, jitter: 0.2, maxAttempts: 5 };
+/** Web Push subscriptions one user may keep in one account. */
+export const MAX_PUSH_SUBSCRIPTIONS = 10;
+
+/**
+ * The notification service (DEVICES.md, Notifications): `notify` writes one notification-list row per
+ * recipient and channel, idempotently by dedupe key, and returns; the delivery loop claims due rows
+ * (`FOR UPDATE SKIP LOCKED`, so replicas share the work), sends them, and records `sent`, or `failed`
+ * with a backoff, or `dead` with the reason. Everything it needs is in the rows, so a restart resumes.
+ */
+export class NotificationService implements Notifier {
+  private readonly db: Db;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly retry: RetryPolicy;
+  private readonly email: EmailChannel;
+  private readonly timeoutMs: number;
+  private vapid?: VapidKeys;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private again = false;
+  private started = false;
+
+  constructor(private readonly options: NotificationServiceOptions) {
+    this.db = options.db;
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.email = new EmailChannel(options.secretBox, options.mailer, this.timeoutMs * 2);
+  }
+
+  async notify(request: NotificationRequest): Promise<void> {
+    if (!request.dedupeKey) throw new Error('A notification needs a dedupe key');
+    const rows = await plannedRows(this.db, request, this.now());
+    if (rows.length) await this.db.insert(alertNotificationList).values(rows).onConflictDoNothing();
+    this.kick();
+  }
+
+  /** Starts the delivery loop. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 5000);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Stops the loop, waits for the pass under way and closes the mail pools. */
+  async stop(): Promise<void> {
+    this.started = false;
+    clearInterval(this.timer);
+    this.again = false;
+    await this.running?.catch(() => {});
+    this.email.close();
+  }
+
+  private kick(): void {
+    if (!this.started) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.deliverDue().catch((error) => this.options.onError?.(error));
+  }
+
+  /** One pass over the due rows (until none is left); resolves with how many were handled. */
+  deliverDue(): Promise<number> {
+    this.running ??= (async () => {
+      let handled = 0;
+      try {
+        for (;;) {
+          this.again = false;
+          const claimed = await this.claim();
+          handled += claimed.length;
+          for (let i = 0; i < claimed.length; i += 10) {
+            await Promise.all(claimed.slice(i, i + 10).map((row) => this.deliver(row)));
+          }
+          if (!claimed.length && !this.again) return handled;
+        }
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Due rows, leased to this pass: another replica's pass skips them. */
+  private async claim(): Promise<NotificationRow[]> {
+    const now = this.now();
+    const lease = new Date(now.getTime() + (this.options.leaseMs ?? 120_000));
+    const t = alertNotificationList;
+    return this.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: t.id })
+        .from(t)
+        .where(and(inArray(t.status, ['queued', 'failed']), lte(t.nextAttemptAt, now)))
+        .orderBy(asc(t.nextAttemptAt))
+        .limit(this.options.batchSize ?? 50)
+        .for('update', { skipLocked: true });
+      if (!due.length) return [];
+      return tx
+        .update(t)
+        .set({ nextAttemptAt: lease })
+        .where(
+          inArray(
+            t.id,
+            due.map((d) => d.id),
+          ),
+        )
+        .returning();
+    });
+  }
+
+  private async deliver(row: NotificationRow): Promise<void> {
+    const t = alertNotificationList;
+    const attempts = row.attempts + 1;
+    try {
+      await this.send(row);
+      await this.db
+        .update(t)
+        .set({
+          status: 'sent',
+          attempts,
+          sentAt: this.now(),
+          lastError: null,
+          nextAttemptAt: null,
+          updatedAt: this.now(),
+        })
+        .where(eq(t.id, row.id));
+    } catch (error) {
+      const failure =
+        error instanceof DeliveryError ? error : new DeliveryError('Unexpected error while sending', false);
+      if (!(error instanceof DeliveryError)) this.options.onError?.(error);
+      const last = failure.permanent || attempts >= this.retry.maxAttempts;
+      await this.db
+        .update(t)
+        .set({
+          status: last ? 'dead' : 'failed',
+          attempts,
+          lastError:
+            !failure.permanent && last ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message,
+          nextAttemptAt: last ? null : new Date(this.now().getTime() + this.backoff(attempts)),
+          updatedAt: this.now(),
+        })
+        .where(eq(t.id, row.id));
+    }
+  }
+
+  /** base × 2^(attempts−1), ± jitter. */
+  backoff(attempts: number): number {
+    const { baseMs, jitter } = this.retry;
+    return Math.round(baseMs * 2 ** (attempts - 1) * (1 - jitter + 2 * jitter * this.random()));
+  }
+
+  private async send(row: NotificationRow): Promise<void> {
+    const channel = row.channel ?? '';
+    const recipient = row.recipient ?? '';
+    const message = { subject: row.subject ?? '', body: row.message ?? '' };
+    if ((channel === 'appPush' || channel === 'audioBroadcast') && recipient === CONSOLES) {
+      this.options.live.publish(row.accountId, [
+        {
+          type: 'notification',
+          id: row.id,
+          level: row.level ?? '',
+          title: message.subject,
+          body: message.body,
+          sound: row.level === 'high',
+          audio: channel === 'audioBroadcast',
+        },
+      ]);
+      return;
+    }
+    if (channel === 'appPush' && recipient.startsWith(WEB_PUSH_PREFIX)) return this.sendWebPush(row);
+    const service = await this.service(row, channel);
+    if (channel === 'email') return this.email.send(service as never, recipient, message);
+    if (channel === 'sms') {
+      if (!service) throw new DeliveryError('No SMS gateway is configured for the account', true);
+      return sendSms(service, this.options.secretBox, recipient, message.body, this.timeoutMs);
+    }
+    throw new DeliveryError(`Unknown channel ${channel}`, true);
+  }
+
+  /** The row's service as it is now (a changed password applies), else the account's first of the type. */
+  private async service(row: NotificationRow, channel: string) {
+    if (row.serviceId) {
+      const [service] = await this.db
+        .select()
+        .from(alertNotificationSettings)
+        .where(
+          and(eq(alertNotificationSettings.id, row.serviceId), eq(alertNotificationSettings.accountId, row.accountId)),
+        )
+        .limit(1);
+      if (service?.notificationType === channel) return service;
+    }
+    return (await servicesByType(this.db, row.accountId)).get(channel);
+  }
+
+  private async sendWebPush(row: NotificationRow): Promise<void> {
+    const id = Number((row.recipient ?? '').slice(WEB_PUSH_PREFIX.length));
+    const [target] = await this.db
+      .select()
+      .from(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.accountId, row.accountId)))
+      .limit(1);
+    if (!target) throw new DeliveryError('The browser subscription was removed', true);
+    const payload = JSON.stringify({ id: row.id, level: row.level, title: row.subject, body: row.message });
+    try {
+      await sendWebPush(target, payload, {
+        keys: this.vapidKeys(),
+        subject: this.options.publicUrl?.startsWith('https://')
+          ? this.options.publicUrl
+          : 'mailto:no-reply@lampyr.local',
+        timeoutMs: this.timeoutMs,
+        agent: this.options.webPushAgent,
+      });
+    } catch (error) {
+      if (error instanceof GoneSubscription)
+        await this.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+      throw error;
+    }
+  }
+
+  /** Queues the account's rows again (the resend command) and wakes the loop. */
+  async resend(who: { accountId: number; userId: number }, ids: readonly number[]): Promise<ResendResult> {
+    const result = await requeue(this.db, who, ids, this.now());
+    if (result.updated.length) this.kick();
+    return result;
+  }
+
+  subscribe(who: { accountId: number; userId: number }, input: PushSubscriptionInput): Promise<boolean> {
+    return savePushSubscription(this.db, who, input, MAX_PUSH_SUBSCRIPTIONS);
+  }
+
+  unsubscribe(who: { accountId: number; userId: number }, endpoint: string): Promise<number> {
+    return deletePushSubscription(this.db, who, endpoint);
+  }
+
+  vapidPublicKey(): string {
+    return this.vapidKeys().publicKey;
+  }
+
+  vapidKeys(): VapidKeys {
+    this.vapid ??= loadVapidKeys(this.options.dataDir);
+    return this.vapid;
+  }
+}
