@@ -1,5 +1,6 @@
 import { smtpEndpoint } from '@lampyr/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { DeliveryError, redact, smtpFailure } from './delivery-error.ts';
@@ -77,9 +78,11 @@ export class EmailChannel {
     const password = service.mailPasswordEncrypted ? this.open(service.mailPasswordEncrypted) : undefined;
     const endpoint = smtpEndpoint(service as unknown as Record<string, unknown>);
     if (!endpoint) throw new DeliveryError('The mail service names no SMTP server (host and port)', true);
-    const transport = nodemailer.createTransport({
+    const options: SMTPPool.Options & { maxRequeues: number } = {
       pool: true,
       maxConnections: 3,
+      // A dropped connection fails the send; the delivery loop's backoff decides when to try again.
+      maxRequeues: 0,
       host: endpoint.host,
       port: endpoint.port,
       secure: endpoint.secure,
@@ -89,7 +92,8 @@ export class EmailChannel {
       connectionTimeout: this.timeoutMs,
       greetingTimeout: this.timeoutMs,
       socketTimeout: this.timeoutMs * 2,
-    });
+    };
+    const transport = nodemailer.createTransport(options);
     const built = { stamp, transport, password };
     this.transports.set(service.id, built);
     return built;

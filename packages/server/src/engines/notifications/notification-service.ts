@@ -173,7 +173,7 @@ export class NotificationService implements Notifier {
     const t = alertNotificationList;
     const attempts = row.attempts + 1;
     try {
-      await this.send(row);
+      await withDeadline(this.send(row), this.timeoutMs * 6);
       await this.db
         .update(t)
         .set({
@@ -301,4 +301,13 @@ export class NotificationService implements Notifier {
     this.vapid ??= loadVapidKeys(this.options.dataDir);
     return this.vapid;
   }
+}
+
+/** A send that neither succeeds nor fails in time counts as a transient failure: one stuck send never stalls the loop. */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeliveryError(`No answer within ${Math.round(ms / 1000)} s`, false)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
