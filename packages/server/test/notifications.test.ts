@@ -460,6 +460,30 @@ describe('the queue', () => {
     expect(row).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
+  it('sends each row once when several replicas deliver at the same time', async () => {
+    await useService(smsService());
+    const replicas = [1, 2].map(
+      () =>
+        new NotificationService({
+          db: t.database.db,
+          live: new LiveEvents(),
+          secretBox: testSecretBox(),
+          mailer: { send: async () => {} },
+          dataDir: t.dataDir,
+          batchSize: 3,
+        }),
+    );
+    const k = key('replicas');
+    const numbers = Array.from({ length: 24 }, (_, i) => `+9053220000${String(i).padStart(2, '0')}`);
+    await t.notifications.notify(request(k, { sms: numbers }));
+    // The app's own loop and two more replicas race for the same rows.
+    await Promise.all(replicas.map((r) => r.deliverDue()));
+    const rows = await settled(k);
+    await Promise.all(replicas.map((r) => r.stop()));
+    expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+    for (const n of numbers) expect(smsCalls.filter((c) => c.query.get('to') === n)).toHaveLength(1);
+  });
+
   it('backs off exponentially with jitter', () => {
     const at = (random: number) =>
       new NotificationService({

@@ -56,7 +56,7 @@ export class EmailChannel {
       });
     } catch (error) {
       const failure = smtpFailure(error);
-      throw new DeliveryError(redact(failure.message, [password, service.userName]), failure.permanent);
+      throw new DeliveryError(redact(failure.message, [password]), failure.permanent);
     }
   }
 

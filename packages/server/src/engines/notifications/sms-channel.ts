@@ -44,8 +44,7 @@ export async function sendSms(
     name in values ? encodeURIComponent(values[name] ?? '') : whole,
   );
   // Never quote the URL in an error: it carries the password.
-  const fail = (message: string, permanent: boolean) =>
-    new DeliveryError(redact(message, [password, service.smsUserCode]), permanent);
+  const fail = (message: string, permanent: boolean) => new DeliveryError(redact(message, [password]), permanent);
   if (!/^https?:\/\//i.test(url)) throw fail('The SMS gateway address is not http(s)', true);
   let response: Response;
   try {
