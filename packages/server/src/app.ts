@@ -85,6 +85,7 @@ export async function buildApp(
     checks: { 'channel-write-values': refuseInactiveDevice },
   });
   const live = options.live ?? new LiveEvents();
+  const access = new AccessResolver(options.db);
   // One per process: started with the app, stopped when it closes; the alarm engines are handed it.
   const notifications = new NotificationService({
     publicUrl: options.publicUrl,
@@ -95,6 +96,7 @@ export async function buildApp(
     secretBox,
     mailer,
     dataDir: options.dataDir,
+    access,
   });
   app.addHook('onReady', async () => notifications.start());
   app.addHook('onClose', async () => notifications.stop());
@@ -104,7 +106,7 @@ export async function buildApp(
     tokenVersions: new TokenVersions(options.db),
     mailer,
     onSecurityEdit,
-    access: new AccessResolver(options.db),
+    access,
     repositories,
     tables: resourceTables,
     live,

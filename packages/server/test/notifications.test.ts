@@ -353,6 +353,20 @@ describe('e-mail over SMTP', () => {
     expect(listed.raw).not.toContain(MAIL_PASSWORD);
   });
 
+  it('rebuilds the pooled transport when the service changes (a new password applies at once)', async () => {
+    const service = await useService(mailService());
+    const k = key('before-change');
+    await t.notifications.notify(request(k, { email: ['ops@example.com'] }));
+    expect((await settled(k))[0]?.status).toBe('sent');
+    const changed = await api.update('alert-notification-settings', { ...service, mailPassword: 'changed-secret-000' });
+    expect(changed.status, changed.raw).toBe(200);
+    const k2 = key('after-change');
+    await t.notifications.notify(request(k2, { email: ['ops@example.com'] }));
+    const [refused] = await settled(k2);
+    expect(refused).toMatchObject({ status: 'dead' });
+    expect(refused?.lastError).toMatch(/535/);
+  });
+
   it('without an e-mail service the mail goes to the outbox, like the sign-up codes', async () => {
     await t.database.db.delete(alertNotificationSettings).where(eq(alertNotificationSettings.accountId, account));
     const k = key('outbox');
@@ -578,6 +592,48 @@ describe('push', () => {
 
     const removed = await api.call('DELETE', '/command/api/notifications/push-subscriptions', { endpoint });
     expect(removed.body.data).toEqual({ removed: 1 });
+  });
+
+  it("pushes to a browser only while its user may read the account's alarms", async () => {
+    await t.database.db.delete(pushSubscriptions).where(eq(pushSubscriptions.accountId, account));
+    const [operator] = await t.database.db.select().from(roles).where(eq(roles.name, 'Operator'));
+    const [member] = await t.database.db
+      .insert(users)
+      .values({
+        email: 'push-member@example.com',
+        firstName: 'Push',
+        lastName: 'Member',
+        passwordHash: await hashSecret('member-password'),
+        roleId: operator?.id as number,
+        emailVerified: true,
+      })
+      .returning();
+    const memberId = member?.id as number;
+    // Also a member elsewhere, so leaving this account keeps the person (and the subscription row).
+    for (const a of [account, otherAccount])
+      await t.database.db.insert(usersRoles).values({ accountId: a, userId: memberId, roleId: operator?.id as number });
+    const browser = new Client(t.app);
+    expect((await browser.login('push-member@example.com', 'member-password')).status).toBe(200);
+    browser.accountId = account;
+    const subscribed = await browser.call('POST', '/command/api/notifications/push-subscriptions', {
+      endpoint: `https://127.0.0.1:${pushPort}/push/member`,
+      keys: browserKeys(),
+    });
+    expect(subscribed.status, subscribed.raw).toBe(201);
+
+    const k = key('member');
+    await t.notifications.notify(request(k, { push: true }));
+    expect((await settled(k)).filter((r) => r.recipient?.startsWith('web-push:'))).toHaveLength(1);
+
+    // The administrator removes the member from the account: its browser hears nothing more.
+    expect((await api.remove('users', memberId)).status).toBe(200);
+    const k2 = key('member-left');
+    await t.notifications.notify(request(k2, { push: true }));
+    const rows = await settled(k2);
+    expect(rows.map((r) => r.recipient)).toEqual(['consoles']);
+    expect(
+      await t.database.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, memberId)),
+    ).toHaveLength(1);
   });
 
   it('refuses malformed subscriptions and more than 10 browsers per user, storing nothing', async () => {

@@ -34,7 +34,13 @@ export async function servicesByType(db: Db, accountId: number) {
  * recipient's language (a user with that e-mail or phone number), queued now. A malformed recipient
  * is written too, as `dead` with the reason, so an operator sees it.
  */
-export async function plannedRows(db: Db, request: NotificationRequest, now: Date): Promise<Row[]> {
+export async function plannedRows(
+  db: Db,
+  request: NotificationRequest,
+  now: Date,
+  /** Whether a user may still read the account's alarms (a browser of a user who left gets nothing). */
+  mayReadAlarms: (userId: number, accountId: number) => Promise<boolean>,
+): Promise<Row[]> {
   const services = await servicesByType(db, request.accountId);
   const rows: Row[] = [];
   const base = {
@@ -75,12 +81,15 @@ export async function plannedRows(db: Db, request: NotificationRequest, now: Dat
   if (request.channels.push) {
     add('appPush', CONSOLES, 'en');
     const subscriptions = await db
-      .select({ id: pushSubscriptions.id, language: users.language })
+      .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId, language: users.language })
       .from(pushSubscriptions)
       .innerJoin(users, eq(users.id, pushSubscriptions.userId))
       .where(eq(pushSubscriptions.accountId, request.accountId))
       .orderBy(asc(pushSubscriptions.id));
-    for (const s of subscriptions) add('appPush', `${WEB_PUSH_PREFIX}${s.id}`, asLanguage(s.language));
+    for (const s of subscriptions) {
+      if (await mayReadAlarms(s.userId, request.accountId))
+        add('appPush', `${WEB_PUSH_PREFIX}${s.id}`, asLanguage(s.language));
+    }
   }
   if (request.channels.audio) add('audioBroadcast', CONSOLES, 'en');
   return rows;

@@ -1,5 +1,6 @@
 import type { Agent } from 'node:https';
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { AccessResolver, allows } from '../../access/access.ts';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import type { Db } from '../../db/connect.ts';
 import { alertNotificationList, alertNotificationSettings, pushSubscriptions } from '../../db/schema/index.ts';
@@ -53,6 +54,8 @@ export interface NotificationServiceOptions {
   /** The https agent Web Push uses (a private CA, a proxy). */
   webPushAgent?: Agent;
   onError?: (error: unknown) => void;
+  /** Who may act where (the app's, so a security edit applies at once); Web Push goes to readers of alarms only. */
+  access?: AccessResolver;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { baseMs: 30_000, jitter: 0.2, maxAttempts: 5 };
@@ -73,6 +76,7 @@ export class NotificationService implements Notifier {
   private readonly email: EmailChannel;
   private readonly timeoutMs: number;
   private vapid?: VapidKeys;
+  private access?: AccessResolver;
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private again = false;
@@ -84,12 +88,15 @@ export class NotificationService implements Notifier {
     this.random = options.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.access = options.access;
     this.email = new EmailChannel(options.secretBox, options.mailer, this.timeoutMs * 2);
   }
 
   async notify(request: NotificationRequest): Promise<void> {
     if (!request.dedupeKey) throw new Error('A notification needs a dedupe key');
-    const rows = await plannedRows(this.db, request, this.now());
+    const rows = await plannedRows(this.db, request, this.now(), (userId, accountId) =>
+      this.mayReadAlarms(userId, accountId),
+    );
     if (rows.length) await this.db.insert(alertNotificationList).values(rows).onConflictDoNothing();
     this.kick();
   }
@@ -110,6 +117,12 @@ export class NotificationService implements Notifier {
     this.again = false;
     await this.running?.catch(() => {});
     this.email.close();
+  }
+
+  private async mayReadAlarms(userId: number, accountId: number): Promise<boolean> {
+    this.access ??= new AccessResolver(this.db);
+    const membership = (await this.access.accountsOf(userId)).get(accountId);
+    return Boolean(membership && allows(membership.permissions, 'alert-logs', 'read'));
   }
 
   private kick(): void {
