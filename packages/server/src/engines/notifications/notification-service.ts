@@ -3,11 +3,10 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { AccessResolver, allows } from '../../access/access.ts';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import type { Db } from '../../db/connect.ts';
-import { alertNotificationList, alertNotificationSettings, pushSubscriptions } from '../../db/schema/index.ts';
+import { alertNotificationList } from '../../db/schema/index.ts';
 import type { LiveEvents } from '../../events/live-events.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { DeliveryError } from './delivery-error.ts';
-import { EmailChannel } from './email-channel.ts';
 import {
   deletePushSubscription,
   type PushSubscriptionInput,
@@ -15,12 +14,11 @@ import {
   requeue,
   savePushSubscription,
 } from './notification-commands.ts';
-import { CONSOLES, plannedRows, servicesByType, WEB_PUSH_PREFIX } from './notification-queue.ts';
+import { plannedRows } from './notification-queue.ts';
 import type { NotificationRequest, Notifier } from './notifier.ts';
-import { sendSms } from './sms-channel.ts';
-import { GoneSubscription, loadVapidKeys, sendWebPush, type VapidKeys } from './web-push-channel.ts';
+import { type NotificationRow, Sender } from './sender.ts';
 
-export type NotificationRow = typeof alertNotificationList.$inferSelect;
+export type { NotificationRow } from './sender.ts';
 
 export interface RetryPolicy {
   /** The first retry's delay; each next one doubles it. */
@@ -73,9 +71,8 @@ export class NotificationService implements Notifier {
   private readonly now: () => Date;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
-  private readonly email: EmailChannel;
+  private readonly sender: Sender;
   private readonly timeoutMs: number;
-  private vapid?: VapidKeys;
   private access?: AccessResolver;
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
@@ -89,7 +86,7 @@ export class NotificationService implements Notifier {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.access = options.access;
-    this.email = new EmailChannel(options.secretBox, options.mailer, this.timeoutMs * 2);
+    this.sender = new Sender({ ...options, timeoutMs: this.timeoutMs });
   }
 
   async notify(request: NotificationRequest): Promise<void> {
@@ -116,7 +113,7 @@ export class NotificationService implements Notifier {
     clearInterval(this.timer);
     this.again = false;
     await this.running?.catch(() => {});
-    this.email.close();
+    this.sender.close();
   }
 
   private async mayReadAlarms(userId: number, accountId: number): Promise<boolean> {
@@ -186,7 +183,7 @@ export class NotificationService implements Notifier {
     const t = alertNotificationList;
     const attempts = row.attempts + 1;
     try {
-      await withDeadline(this.send(row), this.timeoutMs * 6);
+      await withDeadline(this.sender.send(row), this.timeoutMs * 6);
       await this.db
         .update(t)
         .set({
@@ -223,74 +220,6 @@ export class NotificationService implements Notifier {
     return Math.round(baseMs * 2 ** (attempts - 1) * (1 - jitter + 2 * jitter * this.random()));
   }
 
-  private async send(row: NotificationRow): Promise<void> {
-    const channel = row.channel ?? '';
-    const recipient = row.recipient ?? '';
-    const message = { subject: row.subject ?? '', body: row.message ?? '' };
-    if ((channel === 'appPush' || channel === 'audioBroadcast') && recipient === CONSOLES) {
-      this.options.live.publish(row.accountId, [
-        {
-          type: 'notification',
-          id: row.id,
-          level: row.level ?? '',
-          title: message.subject,
-          body: message.body,
-          sound: row.level === 'high',
-          audio: channel === 'audioBroadcast',
-        },
-      ]);
-      return;
-    }
-    if (channel === 'appPush' && recipient.startsWith(WEB_PUSH_PREFIX)) return this.sendWebPush(row);
-    const service = await this.service(row, channel);
-    if (channel === 'email') return this.email.send(service as never, recipient, message);
-    if (channel === 'sms') {
-      if (!service) throw new DeliveryError('No SMS gateway is configured for the account', true);
-      return sendSms(service, this.options.secretBox, recipient, message.body, this.timeoutMs);
-    }
-    throw new DeliveryError(`Unknown channel ${channel}`, true);
-  }
-
-  /** The row's service as it is now (a changed password applies), else the account's first of the type. */
-  private async service(row: NotificationRow, channel: string) {
-    if (row.serviceId) {
-      const [service] = await this.db
-        .select()
-        .from(alertNotificationSettings)
-        .where(
-          and(eq(alertNotificationSettings.id, row.serviceId), eq(alertNotificationSettings.accountId, row.accountId)),
-        )
-        .limit(1);
-      if (service?.notificationType === channel) return service;
-    }
-    return (await servicesByType(this.db, row.accountId)).get(channel);
-  }
-
-  private async sendWebPush(row: NotificationRow): Promise<void> {
-    const id = Number((row.recipient ?? '').slice(WEB_PUSH_PREFIX.length));
-    const [target] = await this.db
-      .select()
-      .from(pushSubscriptions)
-      .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.accountId, row.accountId)))
-      .limit(1);
-    if (!target) throw new DeliveryError('The browser subscription was removed', true);
-    const payload = JSON.stringify({ id: row.id, level: row.level, title: row.subject, body: row.message });
-    try {
-      await sendWebPush(target, payload, {
-        keys: this.vapidKeys(),
-        subject: this.options.publicUrl?.startsWith('https://')
-          ? this.options.publicUrl
-          : 'mailto:no-reply@lampyr.local',
-        timeoutMs: this.timeoutMs,
-        agent: this.options.webPushAgent,
-      });
-    } catch (error) {
-      if (error instanceof GoneSubscription)
-        await this.db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
-      throw error;
-    }
-  }
-
   /** Queues the account's rows again (the resend command) and wakes the loop. */
   async resend(who: { accountId: number; userId: number }, ids: readonly number[]): Promise<ResendResult> {
     const result = await requeue(this.db, who, ids, this.now());
@@ -307,12 +236,7 @@ export class NotificationService implements Notifier {
   }
 
   vapidPublicKey(): string {
-    return this.vapidKeys().publicKey;
-  }
-
-  vapidKeys(): VapidKeys {
-    this.vapid ??= loadVapidKeys(this.options.dataDir);
-    return this.vapid;
+    return this.sender.vapidKeys().publicKey;
   }
 }
 
