@@ -723,7 +723,16 @@ describe('resend', () => {
   });
 
   it('refuses bad bodies and a role without update on the notification list', async () => {
-    for (const body of [{ ids: [] }, { ids: ['x'] }, { ids: Array.from({ length: 501 }, (_, i) => i + 1) }, {}]) {
+    for (const body of [
+      { ids: [] },
+      { ids: ['x'] },
+      { ids: [1.5] },
+      { ids: [-1] },
+      { ids: [1e20] },
+      { ids: 7 },
+      { ids: Array.from({ length: 501 }, (_, i) => i + 1) },
+      {},
+    ]) {
       const res = await api.call('POST', '/command/api/notifications/resend', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }

@@ -7,6 +7,11 @@ import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
 
 const tags = ['notifications'];
+/**
+ * The body schemas below document the routes; the bodies are checked by the contract's zod schemas
+ * alone (no coercion: `"ids": 7` is not `[7]`).
+ */
+const documentedOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 const user = { access: 'user' as const };
 const list = getResource('alert-notification-list');
 /** Web Push carries alarms: a browser subscribes for what its user may read. */
@@ -51,6 +56,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     `${COMMAND_PREFIX}/notifications/push-subscriptions`,
     {
       config: user,
+      ...documentedOnly,
       schema: {
         tags,
         summary: "Subscribe this browser to the account's alarm notifications (Web Push)",
@@ -76,6 +82,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     `${COMMAND_PREFIX}/notifications/push-subscriptions`,
     {
       config: user,
+      ...documentedOnly,
       schema: {
         tags,
         summary: "Unsubscribe this browser from the account's alarm notifications",
@@ -93,6 +100,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext
     `${COMMAND_PREFIX}/notifications/resend`,
     {
       config: user,
+      ...documentedOnly,
       schema: {
         tags,
         summary: 'Queue notifications again (sent, failed or undeliverable ones)',
