@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/auth/passwords.ts';
+import { loadConfig } from '../src/config.ts';
 import {
   alertNotificationList,
   alertNotificationSettings,
@@ -559,6 +560,24 @@ describe('push', () => {
     });
     expect(again.vapidPublicKey()).toBe(publicKey);
     expect(readFileSync(join(t.dataDir, 'vapid-keys.json'), 'utf8')).toContain(publicKey);
+    // Configured keys (VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY) win over the generated pair.
+    const configured = { publicKey: `B${'a'.repeat(86)}`, privateKey: 'b'.repeat(43) };
+    const replica = new NotificationService({
+      db: t.database.db,
+      live: new LiveEvents(),
+      secretBox: testSecretBox(),
+      mailer: { send: async () => {} },
+      dataDir: t.dataDir,
+      vapidKeys: configured,
+    });
+    expect(replica.vapidPublicKey()).toBe(configured.publicKey);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: configured.publicKey })).toThrow(/VAPID_PRIVATE_KEY: set both/);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'x', VAPID_PRIVATE_KEY: configured.privateKey })).toThrow(
+      /VAPID_PUBLIC_KEY: must be a base64url/,
+    );
+    expect(
+      loadConfig({ VAPID_PUBLIC_KEY: configured.publicKey, VAPID_PRIVATE_KEY: configured.privateKey }),
+    ).toMatchObject({ VAPID_PUBLIC_KEY: configured.publicKey });
   });
 
   it('sends encrypted Web Push with VAPID to subscribed browsers; a 410 removes the subscription', async () => {

@@ -17,6 +17,7 @@ import {
 import { plannedRows } from './notification-queue.ts';
 import type { NotificationRequest, Notifier } from './notifier.ts';
 import { type NotificationRow, Sender } from './sender.ts';
+import type { VapidKeys } from './web-push-channel.ts';
 
 export type { NotificationRow } from './sender.ts';
 
@@ -49,6 +50,8 @@ export interface NotificationServiceOptions {
   batchSize?: number;
   /** SMS gateway, push service and SMTP timeouts. */
   timeoutMs?: number;
+  /** Configured VAPID keys (VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY); without them a pair is kept in dataDir. */
+  vapidKeys?: VapidKeys;
   /** The https agent Web Push uses (a private CA, a proxy). */
   webPushAgent?: Agent;
   onError?: (error: unknown) => void;

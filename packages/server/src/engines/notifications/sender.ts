@@ -21,6 +21,7 @@ export interface SenderOptions {
   dataDir: string;
   publicUrl?: string;
   timeoutMs: number;
+  vapidKeys?: VapidKeys;
   webPushAgent?: Agent;
 }
 
@@ -104,7 +105,7 @@ export class Sender {
   }
 
   vapidKeys(): VapidKeys {
-    this.vapid ??= loadVapidKeys(this.options.dataDir);
+    this.vapid ??= this.options.vapidKeys ?? loadVapidKeys(this.options.dataDir);
     return this.vapid;
   }
 
