@@ -9,6 +9,7 @@ export * from './catalogue/tasks.ts';
 export * from './constants.ts';
 export * from './fields.ts';
 export * from './formula.ts';
+export * from './notifications.ts';
 export * from './reports.ts';
 export * from './resource.ts';
 export * from './validation.ts';

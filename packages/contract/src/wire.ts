@@ -244,7 +244,45 @@ export interface LiveWrite {
   updatedAt: string;
 }
 
+/**
+ * An alarm notification for the account's consoles: shown as a notification (`sound` for high alarms);
+ * `audio` ones are the audio broadcast, played by consoles that enabled it.
+ */
+export interface LiveNotification {
+  /** The notification-list row. */
+  id: number;
+  level: string;
+  title: string;
+  body: string;
+  sound: boolean;
+  audio: boolean;
+}
+
 export type LiveEvent =
   | ({ type: 'value' } & LiveValue)
   | ({ type: 'status' } & LiveStatus)
-  | ({ type: 'write' } & LiveWrite);
+  | ({ type: 'write' } & LiveWrite)
+  | ({ type: 'notification' } & LiveNotification);
+
+/** `POST {COMMAND_URL}/notifications/push-subscriptions`: a browser's Web Push subscription. */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z
+    .string()
+    .max(1000)
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    }, 'must be an https URL'),
+  keys: z.object({
+    // The browser's P-256 public key (65 bytes) and auth secret (16 bytes), base64url.
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{86,88}={0,2}$/, 'must be a base64url P-256 public key'),
+    auth: z.string().regex(/^[A-Za-z0-9_-]{22,24}={0,2}$/, 'must be a base64url 16-byte secret'),
+  }),
+});
+export const pushUnsubscribeSchema = z.object({ endpoint: z.string().min(1).max(1000) });
+/** `POST {COMMAND_URL}/notifications/resend`: notification-list ids to send again. */
+export const resendSchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(500) });

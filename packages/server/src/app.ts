@@ -14,6 +14,7 @@ import { registerDashboardRoutes } from './api/dashboard-routes.ts';
 import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/device-credential-routes.ts';
 import { installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
+import { registerNotificationRoutes } from './api/notification-routes.ts';
 import { registerDocs } from './api/openapi.ts';
 import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
@@ -28,6 +29,7 @@ import { Tokens } from './auth/tokens.ts';
 import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
+import { NotificationService, type NotificationServiceOptions } from './engines/notifications/notification-service.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -57,10 +59,14 @@ export interface AppOptions {
   /** The console map's tiles, handed to the console in /config.json. */
   map?: { tileUrl: string; attribution: string };
   commands?: CommandEvents;
+  /** Settings of the notification service (tests: a short retry, a clock, a push agent). */
+  notifications?: Partial<Omit<NotificationServiceOptions, 'db' | 'live' | 'secretBox' | 'mailer' | 'dataDir'>>;
 }
 
 /** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
-export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export async function buildApp(
+  options: AppOptions,
+): Promise<{ app: FastifyInstance; ctx: AppContext; notifications: NotificationService }> {
   const app = Fastify({
     logger: withSafeRequestLog(options.logger),
     bodyLimit: 1024 * 1024,
@@ -79,18 +85,35 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     policies: tenancyPolicies({ db: options.db, mailer, onSecurityEdit }),
     checks: { 'channel-write-values': refuseInactiveDevice },
   });
+  const live = options.live ?? new LiveEvents();
+  const access = new AccessResolver(options.db);
+  // One per process: started with the app, stopped when it closes; the alarm engines are handed it.
+  const notifications = new NotificationService({
+    publicUrl: options.publicUrl,
+    onError: (error) => app.log.error(error),
+    ...options.notifications,
+    db: options.db,
+    live,
+    secretBox,
+    mailer,
+    dataDir: options.dataDir,
+    access,
+  });
+  app.addHook('onReady', async () => notifications.start());
+  app.addHook('onClose', async () => notifications.stop());
   const ctx: AppContext = {
     db: options.db,
     tokens: new Tokens(options.jwtSecret),
     tokenVersions: new TokenVersions(options.db),
     mailer,
     onSecurityEdit,
-    access: new AccessResolver(options.db),
+    access,
     repositories,
     tables: resourceTables,
-    live: options.live ?? new LiveEvents(),
+    live,
     commands: options.commands ?? new CommandEvents((error) => app.log.error(error)),
     secretBox,
+    notifications,
   };
 
   installErrorHandler(app);
@@ -112,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
   registerReportRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.
@@ -141,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   );
 
   await registerConsole(app, options.webDist);
-  return { app, ctx };
+  return { app, ctx, notifications };
 }
 
 /** Query parameters that may carry a credential: their values never reach a log line. */

@@ -65,6 +65,18 @@ const schema = z.object({
   /** Where browsers reach Lampyr (https://lampyr.example.com); /config.json hands the console its API URLs from it. */
   PUBLIC_URL: optionalUrl(/^https?$/).optional(),
   SMTP_URL: optionalUrl(/^smtps?$/).optional(),
+  /**
+   * The Web Push (VAPID) key pair, base64url (`npx web-push generate-vapid-keys`): set it when replicas
+   * share the work or DATA_DIR does not persist; without it a pair is generated once into DATA_DIR.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (npx web-push generate-vapid-keys)')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (npx web-push generate-vapid-keys)')
+    .optional(),
   /** An external broker (Mosquitto, EMQX, ChirpStack's); without it Lampyr embeds Aedes on MQTT_PORT. */
   MQTT_URL: optionalUrl(/^(mqtts?|tcp)$/).optional(),
   /** Unset: DEFAULT_MQTT_PORT, or the next free port when that one is taken. Set: that port or an error. */
@@ -119,8 +131,11 @@ const schema = z.object({
  * (the administrator's password, the JWT secret, the secrets key) is accepted or generated.
  */
 const production = schema.superRefine((config, context) => {
-  if (!config.DATABASE_URL) return;
   const refuse = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  if (!config.VAPID_PUBLIC_KEY !== !config.VAPID_PRIVATE_KEY) {
+    refuse(config.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY', 'set both VAPID keys, or neither');
+  }
+  if (!config.DATABASE_URL) return;
   if (config.LAMPYR_ADMIN_PASSWORD === DEFAULT_ADMIN_PASSWORD) {
     refuse('LAMPYR_ADMIN_PASSWORD', `the default password cannot be used with DATABASE_URL; set your own`);
   }

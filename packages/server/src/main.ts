@@ -41,6 +41,10 @@ async function main(): Promise<void> {
     dataDir: config.DATA_DIR,
     publicUrl: config.PUBLIC_URL,
     smtpUrl: config.SMTP_URL,
+    notifications:
+      config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
+        ? { vapidKeys: { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY } }
+        : {},
     webDist: config.WEB_DIST,
     map: { tileUrl: config.MAP_TILE_URL, attribution: config.MAP_ATTRIBUTION },
     logger: { level: config.LOG_LEVEL },

@@ -48,6 +48,10 @@ describe('OpenAPI at /docs', () => {
       'POST /command/api/devices/:id/credentials/rotate',
       'POST /query/api/channel-read-values1/search',
       'POST /command/api/auth/login',
+      'POST /command/api/notifications/resend',
+      'GET /query/api/notifications/vapid-public-key',
+      'POST /command/api/notifications/push-subscriptions',
+      'DELETE /command/api/notifications/push-subscriptions',
     ]) {
       expect(operations).toContain(route);
     }

@@ -1,6 +1,7 @@
 import { field } from '../fields.ts';
+import { notificationServiceRule, recipientListsRule } from '../notifications.ts';
 import { defineResource } from '../resource.ts';
-import { type FieldError, ordered, requiredWhen } from '../validation.ts';
+import { ordered, requiredWhen } from '../validation.ts';
 import { ALERT_LEVELS } from './assets.ts';
 
 /** The eight conditions of SPEC §3; the last two take a second bound. */
@@ -79,6 +80,7 @@ export const alertEvents = defineResource({
     requiredWhen('durationOfAlarm', (r) => r.turnToAlarm === true),
     requiredWhen('smsList', (r) => r.notifySms === true),
     requiredWhen('emailList', (r) => r.notifyEmail === true),
+    recipientListsRule,
   ],
 });
 
@@ -132,34 +134,18 @@ export const alertEventLogs = defineResource({
   },
 });
 
-/**
- * What a notification service's address may be: an SMS gateway is an http(s) URL template, a mail
- * service an `smtp://`/`smtps://` address (or an http(s) one of a mail API); no other scheme
- * (`javascript:`, `file:`...) is ever stored.
- */
-export function serviceUriRule(record: Record<string, unknown>): Record<string, FieldError> | undefined {
-  const uri = record.serviceUri;
-  if (typeof uri !== 'string' || uri.trim() === '') return undefined;
-  const schemes = record.notificationType === 'email' ? ['http', 'https', 'smtp', 'smtps'] : ['http', 'https'];
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\/[^\s/?#]+/i.exec(uri.trim())?.[1]?.toLowerCase();
-  if (scheme && schemes.includes(scheme)) return undefined;
-  return {
-    serviceUri: { key: record.notificationType === 'email' ? 'validation.mailUri' : 'validation.url' },
-  };
-}
-
 export const alertNotificationSettings = defineResource({
   name: 'alert-notification-settings',
   route: 'alerts-alarms/alert-notification-settings',
   scope: 'account',
   display: 'name',
   defaultSort: 'name,asc',
-  rules: [serviceUriRule],
+  rules: [notificationServiceRule],
   fields: {
     name: field.text({ list: true, search: true }),
     notificationType: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { required: true, list: true }),
     serviceName: field.text({ required: true, list: true }),
-    // An SMS gateway's URL template (`{{to}}`, `{{text}}`...) or a mail server's address: see serviceUriRule.
+    // An SMS gateway's URL template (`{{to}}`, `{{text}}`...) or a mail server's address: see notificationServiceRule.
     serviceUri: field.text({ required: true, list: true, maxLength: 1000 }),
     encryption: field.enum(['none', 'ssl', 'tls']),
     portNumber: field.integer({ min: 1, max: 65535 }),
@@ -175,6 +161,9 @@ export const alertNotificationSettings = defineResource({
   },
 });
 
+/** queued → sent, or failed (retried with backoff) → dead after the last attempt or a permanent refusal. */
+export const NOTIFICATION_STATUSES = ['queued', 'sent', 'failed', 'dead'] as const;
+
 export const alertNotificationList = defineResource({
   name: 'alert-notification-list',
   route: 'alerts-alarms/alert-notification-list',
@@ -187,8 +176,17 @@ export const alertNotificationList = defineResource({
     channel: field.enum(['sms', 'email', 'appPush', 'audioBroadcast'], { list: true }),
     recipient: field.text({ list: true, search: true }),
     subject: field.text({ list: true, search: true }),
-    status: field.enum(['sent', 'failed'], { list: true }),
+    status: field.enum(NOTIFICATION_STATUSES, { list: true, readOnly: true }),
     message: field.longText(),
     alertLogId: field.ref('alert-logs'),
+    alertEventId: field.ref('alert-events', { readOnly: true }),
+    level: field.text({ maxLength: 32, list: true, readOnly: true }),
+    serviceId: field.ref('alert-notification-settings', { readOnly: true }),
+    attempts: field.integer({ list: true, readOnly: true }),
+    lastError: field.longText({ readOnly: true }),
+    nextAttemptAt: field.datetime({ readOnly: true }),
+    sentAt: field.datetime({ list: true, readOnly: true }),
+    dedupeKey: field.text({ readOnly: true }),
+    language: field.enum(['en', 'tr'], { readOnly: true }),
   },
 });

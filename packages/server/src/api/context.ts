@@ -45,6 +45,21 @@ export interface AppContext {
   live: LiveEvents;
   /** Seals the secrets Lampyr must use again (service passwords, device broker passwords). */
   secretBox: SecretBox;
+  /** The notification service's commands (resend, Web Push subscriptions); routes answer 404 without it. */
+  notifications?: NotificationDesk;
+}
+
+type Who = { accountId: number; userId: number };
+
+/** What the notification routes ask of the notification service (engines/notifications). */
+export interface NotificationDesk {
+  vapidPublicKey(): string;
+  subscribe(who: Who, input: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<boolean>;
+  unsubscribe(who: Who, endpoint: string): Promise<number>;
+  resend(
+    who: Who,
+    ids: readonly number[],
+  ): Promise<{ updated: number[]; skipped: { id: number; reason: 'notFound' | 'queued' }[] }>;
 }
 
 /** A registered route as the guard saw it: what it answers, who may call it, its own schema. */

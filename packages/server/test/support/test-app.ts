@@ -7,6 +7,7 @@ import pg from 'pg';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import { SecretBox, secretKey } from '../../src/auth/secret-box.ts';
 import { type Database, openDatabase } from '../../src/db/connect.ts';
+import type { NotificationService } from '../../src/engines/notifications/notification-service.ts';
 import { type SeedResult, seed } from '../../src/seed/seed.ts';
 
 export const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
@@ -34,6 +35,8 @@ export interface TestApp {
   database: Database;
   seeded: SeedResult;
   dataDir: string;
+  /** The app's notification service (started with the app). */
+  notifications: NotificationService;
   close(): Promise<void>;
 }
 
@@ -54,7 +57,7 @@ export async function startTestApp(
     options.seeded ??
     (await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: options.demo ?? true }));
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-test-'));
-  const { app } = await buildApp({
+  const { app, notifications } = await buildApp({
     db: database.db,
     jwtSecret: JWT_SECRET,
     secretBox: testSecretBox(),
@@ -70,6 +73,7 @@ export async function startTestApp(
     database,
     seeded,
     dataDir,
+    notifications,
     async close() {
       await app.close();
       if (!options.database) await database.close();

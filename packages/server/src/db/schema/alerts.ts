@@ -1,8 +1,9 @@
-import { boolean, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
 import { at, refColumn } from './columns.ts';
 import { resourceTable } from './resource-table.ts';
-import { scopedColumns as scoped } from './system.ts';
+import { accounts, scopedColumns as scoped, users } from './system.ts';
 
 // ─── alerts and alarms ────────────────────────────────────────────────────────
 
@@ -168,7 +169,44 @@ export const alertNotificationList = resourceTable(
       status: text(),
       message: text(),
       alertLogId: refColumn(),
+      alertEventId: refColumn(),
+      level: text(),
+      serviceId: refColumn().references(() => alertNotificationSettings.id, { onDelete: 'set null' }),
+      attempts: integer().notNull().default(0),
+      lastError: text(),
+      nextAttemptAt: at(),
+      sentAt: at(),
+      dedupeKey: text(),
+      language: text(),
     },
-    (t) => [index().on(t.accountId, t.dateTime)],
+    (t) => [
+      index().on(t.accountId, t.dateTime),
+      // The same notification (key) to the same recipient on the same channel is written once.
+      uniqueIndex().on(t.accountId, t.dedupeKey, t.channel, t.recipient),
+      // What the delivery loop claims: due rows still to send.
+      index('alert_notification_list_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'failed')`),
+    ],
   ),
+);
+
+/**
+ * Browsers that asked for Web Push (VAPID): one row per endpoint in an account, owned by the user
+ * who subscribed last from it. Deleted when the push service answers 404/410.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: refColumn()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: refColumn()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text().notNull(),
+    p256dh: text().notNull(),
+    auth: text().notNull(),
+    createdAt: at().notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex().on(t.accountId, t.endpoint), index().on(t.userId)],
 );
