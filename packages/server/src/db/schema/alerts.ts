@@ -1,8 +1,9 @@
-import { boolean, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
 import { at, refColumn } from './columns.ts';
 import { resourceTable } from './resource-table.ts';
-import { scopedColumns as scoped } from './system.ts';
+import { scopedColumns as scoped, users } from './system.ts';
 
 // ─── alerts and alarms ────────────────────────────────────────────────────────
 
@@ -107,8 +108,36 @@ export const alertLogs = resourceTable(
       deviceTypeId: refColumn(),
       eventName: text(),
       isActive: boolean().notNull().default(true),
+      channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
+      subChannel: integer().notNull().default(0),
+      state: text().notNull().default('active'),
+      kind: text().notNull().default('threshold'),
+      unit: text(),
+      acknowledgedAt: at(),
+      acknowledgedBy: refColumn().references(() => users.id),
+      clearedAt: at(),
+      clearedBy: refColumn().references(() => users.id),
+      clearReason: text(),
+      comment: text(),
+      shelvedUntil: at(),
     },
-    (t) => [index().on(t.accountId, t.dateTime)],
+    (t) => [
+      index().on(t.accountId, t.dateTime),
+      // At most one active alarm per (device, channel, sub-channel, template, kind): the engine raises
+      // with INSERT ... ON CONFLICT DO NOTHING against it, never read-then-write. A node-loss alarm has
+      // neither channel nor template; coalesce makes those unique per device too (PostgreSQL 15 and
+      // PGlite both accept it, NULLS NOT DISTINCT only from 15 and not in every drizzle-kit).
+      uniqueIndex('alert_logs_active_key')
+        .on(
+          t.deviceId,
+          sql`coalesce(${t.channelTemplateId}, 0)`,
+          t.subChannel,
+          sql`coalesce(${t.templateId}, 0)`,
+          t.kind,
+        )
+        .where(sql`${t.isActive}`),
+      index().on(t.accountId, t.isActive, t.alertLevel),
+    ],
   ),
 );
 
