@@ -265,4 +265,20 @@ describe('node loss', () => {
     expect(row).toEqual({ state: 'cleared', clear_reason: 'recovery' });
     expect(await rows(sql`SELECT id FROM alarm_timers WHERE alert_log_id = ${lost?.id}`)).toEqual([]);
   });
+
+  it('a worker that did not raise it clears it too once the device was heard from', async () => {
+    await rows(
+      sql`UPDATE device_connection_status SET date_time = now() - interval '10 seconds' WHERE device_id = ${lostId}`,
+    );
+    await app.alarms.tick();
+    const [lost] = await activeAlarms(lostId);
+    expect(lost?.kind).toBe('nodeLoss');
+    // Heard from (another worker's ingest stored it): the next pass of any worker clears the alarm.
+    await rows(sql`UPDATE device_connection_status SET date_time = now() WHERE device_id = ${lostId}`);
+    await first.alarms.tick();
+    expect(await activeAlarms(lostId)).toEqual([]);
+    const [row] = await rows<{ clear_reason: string }>(sql`SELECT clear_reason FROM alert_logs WHERE id = ${lost?.id}`);
+    expect(row?.clear_reason).toBe('recovery');
+    expect(await rows(sql`SELECT id FROM alarm_timers WHERE alert_log_id = ${lost?.id}`)).toEqual([]);
+  });
 });

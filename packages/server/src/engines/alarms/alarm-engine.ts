@@ -510,8 +510,12 @@ export class AlarmEngine implements AlarmCommands {
 
   private async runTick(): Promise<void> {
     await this.ready();
-    const raised = await this.nodeLoss.sweep();
     const events = new Map<number, LiveEvent[]>();
+    for (const row of await this.nodeLoss.recovered()) {
+      this.forget(Number(row.id));
+      push(events, row, 'cleared');
+    }
+    const raised = await this.nodeLoss.sweep();
     for (const row of raised) {
       this.lost.set(Number(row.device_id), Number(row.id));
       push(events, row, 'raised');

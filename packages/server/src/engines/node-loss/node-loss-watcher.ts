@@ -18,6 +18,32 @@ export class NodeLossWatcher {
     private readonly minuteSeconds = 60,
   ) {}
 
+  /**
+   * Clears the node-loss alarms of devices heard from since they were raised (reason `recovery`):
+   * the ingest's worker clears them at once when it knows of the alarm; this catches the ones raised
+   * by another worker. Resolves with the cleared rows.
+   */
+  async recovered(): Promise<Record<string, unknown>[]> {
+    return rowsOf(
+      await this.db.execute(sql`
+        WITH recovered AS (
+          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'recovery',
+            updated_at = now()
+          FROM device_connection_status s
+          WHERE a.kind = 'nodeLoss' AND a.is_active AND s.device_id = a.device_id AND s.date_time > a.date_time
+          RETURNING a.*
+        ), dropped AS (
+          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM recovered)
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT r.account_id, NULL, 'alert-logs', 'clear', r.id, NULL,
+            jsonb_build_object('state', r.state, 'clearReason', r.clear_reason)
+          FROM recovered r
+        )
+        SELECT * FROM recovered`),
+    );
+  }
+
   /** Raises the node-loss alarms now due; resolves with the raised rows. */
   async sweep(): Promise<Record<string, unknown>[]> {
     return rowsOf(
