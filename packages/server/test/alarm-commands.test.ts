@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueOnlyNotifier } from '../src/engines/alarms/queue-only-notifier.ts';
 import { type LiveEvent, LiveEvents } from '../src/events/live-events.ts';
 import { Client, lastCode, page, startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -298,5 +299,40 @@ describe('alert templates and events refuse what cannot work', () => {
       smsList: '+90 555 111 22 33, 05551112234',
     });
     expect(good.status).toBe(201);
+  });
+});
+
+describe('the stand-in notifier until the notification service is wired', () => {
+  it('queues one notification-list row per recipient and channel, once per dedupe key', async () => {
+    const notifier = queueOnlyNotifier(t.database.db);
+    const request = {
+      accountId: kadikoy,
+      alertLogId: b,
+      alertEventId: null,
+      dedupeKey: `event:0:log:${b}:n:0`,
+      level: 'high',
+      channels: { email: ['a@example.com', 'b@example.com'], sms: ['+905551112233'], push: true },
+      vars: {
+        device: 'KDK-1',
+        level: 'high',
+        template: 'Over-voltage',
+        value: '262',
+        unit: 'V',
+        time: 'now',
+        region: 'Moda',
+      },
+    };
+    await notifier.notify(request);
+    await notifier.notify(request);
+    const queued = await rows<{ channel: string; recipient: string; status: string }>(sql`
+      SELECT channel, recipient, status FROM alert_notification_list WHERE alert_log_id = ${b} ORDER BY id`);
+    expect(queued).toEqual([
+      { channel: 'email', recipient: 'a@example.com', status: 'queued' },
+      { channel: 'email', recipient: 'b@example.com', status: 'queued' },
+      { channel: 'sms', recipient: '+905551112233', status: 'queued' },
+      { channel: 'appPush', recipient: 'consoles', status: 'queued' },
+    ]);
+    await notifier.notify({ ...request, dedupeKey: `event:0:log:${b}:n:1` });
+    expect(await rows(sql`SELECT id FROM alert_notification_list WHERE alert_log_id = ${b}`)).toHaveLength(8);
   });
 });
