@@ -10,8 +10,11 @@ export const SMS_PLACEHOLDERS = ['to', 'text', 'user', 'password', 'from'] as co
 
 const EMAIL =
   /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-/** E.164-ish: an optional +, then 7 to 15 digits not starting with 0 (separators dropped). */
-const PHONE = /^\+?[1-9]\d{6,14}$/;
+/**
+ * A phone number as SMS gateways take it (separators dropped): international (`+` and 7 to 15 digits
+ * not starting with 0) or national (a 0, then 6 to 14 digits not starting with 0: `0555…`).
+ */
+const PHONE = /^(?:\+?[1-9]\d{6,14}|0[1-9]\d{5,13})$/;
 
 export type RecipientList = { ok: true; recipients: string[] } | { ok: false; error: FieldError };
 
@@ -20,11 +23,21 @@ export type RecipientList = { ok: true; recipients: string[] } | { ok: false; er
  * E-mail addresses are kept as written (lowercase domain); phone numbers lose their spaces, dashes,
  * dots and brackets. Duplicates are dropped. The first bad item is named in the error.
  */
+/** An operator's list of recipients as its items: separated by commas, semicolons or new lines. */
+export function splitRecipientList(text: unknown): string[] {
+  if (typeof text !== 'string') return [];
+  return [
+    ...new Set(
+      text
+        .split(/[,;\n\r]+/)
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
 export function parseRecipientList(kind: 'email' | 'sms', text: string | null | undefined): RecipientList {
-  const items = (text ?? '')
-    .split(/[,;\n\r]+/)
-    .map((item) => item.trim())
-    .filter(Boolean);
+  const items = splitRecipientList(text);
   const recipients: string[] = [];
   const seen = new Set<string>();
   for (const item of items) {

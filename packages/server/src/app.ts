@@ -8,6 +8,7 @@ import { CONSTANTS, catalogue } from '@lampyr/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AccessResolver } from './access/access.ts';
 import { tenancyPolicies } from './access/tenancy-policy.ts';
+import { registerAlarmRoutes } from './api/alarm-routes.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
@@ -26,10 +27,13 @@ import { registerTransferRoutes } from './api/transfer-routes.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import { bumpTokenVersion, TokenVersions } from './auth/token-versions.ts';
 import { Tokens } from './auth/tokens.ts';
+import { checkAlertTemplate } from './data/alert-template-check.ts';
 import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
+import { AlarmEngine } from './engines/alarms/alarm-engine.ts';
 import { NotificationService, type NotificationServiceOptions } from './engines/notifications/notification-service.ts';
+import type { Notifier } from './engines/notifications/notifier.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -61,12 +65,16 @@ export interface AppOptions {
   commands?: CommandEvents;
   /** Settings of the notification service (tests: a short retry, a clock, a push agent). */
   notifications?: Partial<Omit<NotificationServiceOptions, 'db' | 'live' | 'secretBox' | 'mailer' | 'dataDir'>>;
+  /** Who is told when an alert event fires or a device is lost: the notification service unless given. */
+  notifier?: Notifier;
+  /** The alarm engine's pace: how often timers and silent devices are looked at (0 = by hand), rules re-read, and a "minute" (tests shorten it). */
+  alarms?: { tickMs?: number; resyncMs?: number; minuteSeconds?: number };
 }
 
 /** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
 export async function buildApp(
   options: AppOptions,
-): Promise<{ app: FastifyInstance; ctx: AppContext; notifications: NotificationService }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; notifications: NotificationService; alarms: AlarmEngine }> {
   const app = Fastify({
     logger: withSafeRequestLog(options.logger),
     bodyLimit: 1024 * 1024,
@@ -83,7 +91,7 @@ export async function buildApp(
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
     secretBox,
     policies: tenancyPolicies({ db: options.db, mailer, onSecurityEdit }),
-    checks: { 'channel-write-values': refuseInactiveDevice },
+    checks: { 'channel-write-values': refuseInactiveDevice, 'alert-device-parameter-templates': checkAlertTemplate },
   });
   const live = options.live ?? new LiveEvents();
   const access = new AccessResolver(options.db);
@@ -115,6 +123,18 @@ export async function buildApp(
     secretBox,
     notifications,
   };
+  // The alarm engine: evaluates what the ingest commits (main hands it `alarms.onCommitted`), ticks
+  // its timers and node loss, and serves the lifecycle commands.
+  const alarms = new AlarmEngine({
+    db: options.db,
+    live: ctx.live,
+    notifier: options.notifier ?? notifications,
+    onError: (error) => app.log.error(error, 'alarms'),
+    ...options.alarms,
+  });
+  ctx.alarms = alarms;
+  app.addHook('onReady', () => alarms.start(ctx.commands));
+  app.addHook('onClose', () => alarms.stop());
 
   installErrorHandler(app);
   await installSecurityHeaders(app, { map: options.map, publicUrl: options.publicUrl });
@@ -131,6 +151,7 @@ export async function buildApp(
   registerResourceRoutes(app, ctx);
   registerStreamRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
+  registerAlarmRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
@@ -165,7 +186,7 @@ export async function buildApp(
   );
 
   await registerConsole(app, options.webDist);
-  return { app, ctx, notifications };
+  return { app, ctx, notifications, alarms };
 }
 
 /** Query parameters that may carry a credential: their values never reach a log line. */

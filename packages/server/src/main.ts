@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
-  const { app, ctx } = await buildApp({
+  const { app, ctx, alarms } = await buildApp({
     live,
     commands,
     db: database.db,
@@ -50,7 +50,14 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustedProxies: config.TRUSTED_PROXIES,
   });
-  const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
+  const telemetry = await startTelemetry(
+    config,
+    database,
+    // Every value the ingest commits is checked by the alarm engine, in this process.
+    { live, commands, onCommitted: (readings, seen) => alarms.onCommitted(readings, seen) },
+    app.log,
+    ctx.secretBox,
+  );
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
   const fleet = simulate
@@ -65,6 +72,9 @@ async function main(): Promise<void> {
         ipDevices: 5,
         lost: lostLightEuis(200),
         reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
+        // A light reports 262 V (or a dead lamp) for a minute and a half now and then — the first
+        // within a minute of starting — so the demo's alarms raise, mail the administrator and clear.
+        faults: { firstAfterMs: 45_000, everyMs: 4 * 60_000, forMs: 90_000 },
         log: (line) => app.log.warn(line),
       })
     : undefined;

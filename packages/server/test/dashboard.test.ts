@@ -31,15 +31,18 @@ beforeAll(async () => {
       SELECT m.device_type_id::int AS id FROM devices d JOIN device_models m ON m.id = d.device_type_model_id
       WHERE d.id = ${lights[0]?.id}`)
   )[0]?.id as number;
-  for (const [level, active] of [
-    ['high', true],
-    ['high', true],
-    ['low', true],
-    ['medium', false],
-  ] as const) {
+  // One active alarm per device and kind (the partial unique index): each on its own light.
+  for (const [i, [level, active]] of (
+    [
+      ['high', true],
+      ['high', true],
+      ['low', true],
+      ['medium', false],
+    ] as const
+  ).entries()) {
     await t.database.db.execute(sql`
-      INSERT INTO alert_logs (account_id, alert_level, date_time, device_id, device_type_id, is_active)
-      VALUES (${kadikoy}, ${level}, now(), ${lights[0]?.id}, ${lightType}, ${active})`);
+      INSERT INTO alert_logs (account_id, alert_level, date_time, device_id, device_type_id, is_active, state)
+      VALUES (${kadikoy}, ${level}, now(), ${lights[i]?.id}, ${lightType}, ${active}, ${active ? 'active' : 'cleared'})`);
   }
 });
 afterAll(() => t.close());

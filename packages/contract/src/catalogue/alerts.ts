@@ -7,6 +7,13 @@ import { ALERT_LEVELS } from './assets.ts';
 /** The eight conditions of SPEC §3; the last two take a second bound. */
 export const CONDITIONS = ['gt', 'lt', 'eq', 'ne', 'gte', 'lte', 'between', 'notBetween'] as const;
 
+/** An alarm is active until acknowledged, and stays on record once cleared. */
+export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
+/** A threshold alarm comes from a template; a node-loss alarm from a silent device. */
+export const ALARM_KINDS = ['threshold', 'nodeLoss'] as const;
+/** Who cleared it: a value back inside the hysteresis band, an operator, or the device speaking again. */
+export const CLEAR_REASONS = ['value', 'operator', 'recovery'] as const;
+
 export const alertParameterGroups = defineResource({
   name: 'alert-device-parameter-groups',
   route: 'alerts-alarms/alert-device-parameter-groups',
@@ -114,6 +121,19 @@ export const alertLogs = defineResource({
     deviceTypeId: field.ref('devices-types'),
     eventName: field.text({ list: true, search: true }),
     isActive: field.boolean({ list: true }),
+    // The alarm's lifecycle (DEVICES.md "Alarms"): set by the alarm engine and its commands only.
+    channelTemplateId: field.ref('device-channel-templates', { readOnly: true }),
+    subChannel: field.integer({ readOnly: true }),
+    state: field.enum(ALARM_STATES, { readOnly: true, list: true }),
+    kind: field.enum(ALARM_KINDS, { readOnly: true, list: true }),
+    unit: field.text({ maxLength: 32, readOnly: true }),
+    acknowledgedAt: field.datetime({ readOnly: true }),
+    acknowledgedBy: field.ref('users', { readOnly: true }),
+    clearedAt: field.datetime({ readOnly: true }),
+    clearedBy: field.ref('users', { readOnly: true }),
+    clearReason: field.enum(CLEAR_REASONS, { readOnly: true }),
+    comment: field.longText({ readOnly: true }),
+    shelvedUntil: field.datetime({ readOnly: true }),
   },
 });
 

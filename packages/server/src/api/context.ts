@@ -5,6 +5,7 @@ import type { AccessResolver, Actor } from '../access/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { TokenVersions } from '../auth/token-versions.ts';
 import type { Tokens } from '../auth/tokens.ts';
+import type { AlarmCommands } from '../data/alarm-commands.ts';
 import type { ResourceRepository } from '../data/resource-repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CommandEvents } from '../events/command-events.ts';
@@ -47,6 +48,8 @@ export interface AppContext {
   secretBox: SecretBox;
   /** The notification service's commands (resend, Web Push subscriptions); routes answer 404 without it. */
   notifications?: NotificationDesk;
+  /** The alarm lifecycle commands (the alarm engine's). */
+  alarms?: AlarmCommands;
 }
 
 type Who = { accountId: number; userId: number };

@@ -19,6 +19,7 @@ const EVENT_RESOURCES: Record<LiveEvent['type'], string[]> = {
   status: ['device-connection-status'],
   write: ['channel-write-values'],
   notification: ['alert-logs'],
+  alarm: ['alert-logs'],
 };
 
 const readable = (permissions: Permissions) =>
@@ -30,8 +31,9 @@ const readable = (permissions: Permissions) =>
 
 /**
  * The live stream, server-sent events of one account — `value` (a channel's new latest value),
- * `status` (a device's connection status), `write` (a channel write's progress), `notification` (an
- * alarm notification for the consoles, or an audio broadcast) — each only when
+ * `status` (a device's connection status), `write` (a channel write's progress), `alarm` (an alarm
+ * raised, acknowledged, cleared or shelved), `notification` (an alarm notification for the consoles,
+ * or an audio broadcast) — each only when
  * the caller's role may read its resources there.
  *
  * The browser's EventSource cannot send an Authorization header, and a token never travels in a

@@ -15,13 +15,13 @@ import {
 import { and, count, eq, exists, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TFunction } from 'i18next';
+import type { Actor } from '../access/access.ts';
 import { hashSecret } from '../auth/passwords.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionLogs, usersRoles } from '../db/schema/index.ts';
-import { fieldLabel } from '../i18n/translate.ts';
-import type { Actor } from '../access/access.ts';
 import { ApiException, badValue, invalidField, notFound } from '../errors/api-exception.ts';
+import { fieldLabel } from '../i18n/translate.ts';
 import {
   bindValues,
   conditionNode,

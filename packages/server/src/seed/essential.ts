@@ -23,6 +23,8 @@ const OPERATOR: Permissions = {
   '*': ['read'],
   addresses: ['read', 'create', 'update', 'delete'],
   regions: ['read', 'create', 'update', 'delete'],
+  // Operators acknowledge, shelve and clear alarms (the alarm commands need update on alert logs).
+  'alert-logs': ['read', 'update'],
 };
 
 /** The generic device lists every installation starts from (ids of the rows seeded). */

@@ -108,8 +108,36 @@ export const alertLogs = resourceTable(
       deviceTypeId: refColumn(),
       eventName: text(),
       isActive: boolean().notNull().default(true),
+      channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
+      subChannel: integer().notNull().default(0),
+      state: text().notNull().default('active'),
+      kind: text().notNull().default('threshold'),
+      unit: text(),
+      acknowledgedAt: at(),
+      acknowledgedBy: refColumn().references(() => users.id),
+      clearedAt: at(),
+      clearedBy: refColumn().references(() => users.id),
+      clearReason: text(),
+      comment: text(),
+      shelvedUntil: at(),
     },
-    (t) => [index().on(t.accountId, t.dateTime)],
+    (t) => [
+      index().on(t.accountId, t.dateTime),
+      // At most one active alarm per (device, channel, sub-channel, template, kind): the engine raises
+      // with INSERT ... ON CONFLICT DO NOTHING against it, never read-then-write. A node-loss alarm has
+      // neither channel nor template; coalesce makes those unique per device too (PostgreSQL 15 and
+      // PGlite both accept it, NULLS NOT DISTINCT only from 15 and not in every drizzle-kit).
+      uniqueIndex('alert_logs_active_key')
+        .on(
+          t.deviceId,
+          sql`coalesce(${t.channelTemplateId}, 0)`,
+          t.subChannel,
+          sql`coalesce(${t.templateId}, 0)`,
+          t.kind,
+        )
+        .where(sql`${t.isActive}`),
+      index().on(t.accountId, t.isActive, t.alertLevel),
+    ],
   ),
 );
 
@@ -209,4 +237,34 @@ export const pushSubscriptions = pgTable(
     createdAt: at().notNull().defaultNow(),
   },
   (t) => [uniqueIndex().on(t.accountId, t.endpoint), index().on(t.userId)],
+);
+
+/**
+ * What the alarm engine still owes an alarm: an alert event's first firing (after its
+ * `durationOfAlarm`) and its repeats (`reportingFrequency`), or a node-loss alarm's notifications.
+ * Kept in the database so a restart neither loses nor repeats one; a worker claims a due timer
+ * (`claimed_until`, taken with FOR UPDATE SKIP LOCKED), notifies with a key unique to the firing,
+ * then moves the timer on. Not a catalogue resource: no API reads or writes it.
+ */
+export const alarmTimers = pgTable(
+  'alarm_timers',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: refColumn().notNull(),
+    alertLogId: refColumn()
+      .notNull()
+      .references(() => alertLogs.id, { onDelete: 'cascade' }),
+    /** The alert event that notifies; null for a node-loss alarm (its settings notify). */
+    alertEventId: refColumn().references(() => alertEvents.id, { onDelete: 'cascade' }),
+    dueAt: at().notNull(),
+    /** Notifications sent so far (the next one's number in its dedupe key). */
+    sequence: integer().notNull().default(0),
+    /** Node loss: the start of the current `period` and the notifications sent in it. */
+    windowStart: at(),
+    windowCount: integer().notNull().default(0),
+    /** A worker is sending it until then; past it, another worker may take it over. */
+    claimedUntil: at(),
+    createdAt: at().notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_timers_key').on(t.alertLogId, sql`coalesce(${t.alertEventId}, 0)`), index().on(t.dueAt)],
 );

@@ -1,0 +1,533 @@
+import type { AlarmCommandResult } from '@lampyr/contract';
+import { sql } from 'drizzle-orm';
+import type { Actor } from '../../access/access.ts';
+import type { AlarmCommands, AlarmSkipReason } from '../../data/alarm-commands.ts';
+import type { Db } from '../../db/connect.ts';
+import type { CommandEvents } from '../../events/command-events.ts';
+import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
+import { column } from '../../ingest/array-codec.ts';
+import { NodeLossWatcher } from '../node-loss/node-loss-watcher.ts';
+import type { Notifier } from '../notifications/notifier.ts';
+import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
+import { AlarmTimers } from './alarm-timers.ts';
+import { clears, holds } from './conditions.ts';
+import { loadRuleBook, type Rule, type WatchedDevice } from './rule-book.ts';
+
+/** A committed value, as the ingest hands it over (a subset of its Reading). */
+export interface CommittedReading {
+  accountId: number;
+  deviceId: number;
+  templateId: number;
+  subChannel: number;
+  value: number;
+  dateTime: Date;
+}
+
+/** A device heard from, as the ingest hands it over. */
+export interface CommittedSighting {
+  deviceId: number;
+}
+
+export interface AlarmEngineOptions {
+  db: Db;
+  live: LiveEvents;
+  notifier: Notifier;
+  onError?: (error: unknown) => void;
+  /** How often due notifications and silent devices are looked for (ms; 0 = never, tests tick by hand). */
+  tickMs?: number;
+  /** How often the rules and the active alarms are read again, for what other workers changed (ms). */
+  resyncMs?: number;
+  /** Seconds in a configured "minute" (durations, repeats, heartbeats): 60, or less in tests. */
+  minuteSeconds?: number;
+}
+
+/** What every command resource change that can alter which templates watch what. */
+const RULE_RESOURCES = [
+  'alert-device-parameter-templates',
+  'alert-device-parameter-groups',
+  'alert-device-pairing',
+  'devices',
+  'device-channel-templates',
+  'device-models',
+];
+
+interface Candidate {
+  key: string;
+  device: WatchedDevice;
+  rule: Rule;
+  reading: CommittedReading;
+}
+
+const keyOf = (deviceId: number, channelTemplateId: number, subChannel: number, templateId: number) =>
+  `${deviceId}:${channelTemplateId}:${subChannel}:${templateId}`;
+
+/**
+ * The alarm engine (DEVICES.md "Alarms"). Every value the ingest commits is checked in memory
+ * against the compiled rules of its device; the database is touched only when an alarm is raised
+ * or cleared. The active alarms are known in memory (loaded at start, kept in step with what this
+ * process does, and read again every `resyncMs` for what other workers did). A raise is an INSERT …
+ * ON CONFLICT DO NOTHING on the partial unique index of active alarms, so two workers raise once.
+ * It also owns the alarm lifecycle commands, the timers of alert events and node loss.
+ */
+export class AlarmEngine implements AlarmCommands {
+  private book = new Map<number, WatchedDevice>();
+  /** Active threshold alarms: key → alert log id, and back. */
+  private active = new Map<string, number>();
+  private keyById = new Map<number, string>();
+  /** Devices with an active node-loss alarm → its id. */
+  private lost = new Map<number, number>();
+  /** The newest value time evaluated per alarm key: an older value delivered late changes nothing. */
+  private lastAt = new Map<string, number>();
+  /** Evaluations, reloads and resyncs run one after another. */
+  private chain: Promise<void> = Promise.resolve();
+  private loaded?: Promise<void>;
+  private reloadTimer?: NodeJS.Timeout;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => void)[] = [];
+  private ticking?: Promise<void>;
+  /** Committed values and sightings waiting for the next evaluation. */
+  private pendingReadings: (readonly CommittedReading[])[] = [];
+  private pendingSeen: (readonly CommittedSighting[])[] = [];
+  private evaluating = false;
+  /** Node-loss alarms being cleared by their device's recovery. */
+  private recovering = new Set<number>();
+  readonly alarmTimers: AlarmTimers;
+  readonly nodeLoss: NodeLossWatcher;
+  private readonly minuteSeconds: number;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(private readonly options: AlarmEngineOptions) {
+    this.minuteSeconds = options.minuteSeconds ?? 60;
+    this.onError = options.onError ?? (() => {});
+    this.alarmTimers = new AlarmTimers(options.db, options.notifier, this.minuteSeconds, this.onError);
+    this.nodeLoss = new NodeLossWatcher(options.db, this.minuteSeconds);
+  }
+
+  /** Loads the rules and active alarms, listens for changes and starts ticking. */
+  start(commands?: CommandEvents): Promise<void> {
+    for (const resource of [...RULE_RESOURCES, 'alert-events']) {
+      for (const action of ['create', 'update', 'delete'] as const) {
+        if (commands) this.unsubscribe.push(commands.on(resource, action, () => this.rulesChanged()));
+      }
+    }
+    const tickMs = this.options.tickMs ?? 5_000;
+    if (tickMs > 0) {
+      const timer = setInterval(() => {
+        this.tick().catch(this.onError);
+      }, tickMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+    const resyncMs = this.options.resyncMs ?? 30_000;
+    if (resyncMs > 0) {
+      const timer = setInterval(() => this.enqueue(() => this.reload()), resyncMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+    return this.ready();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.unsubscribe) off();
+    for (const timer of this.timers) clearInterval(timer);
+    clearTimeout(this.reloadTimer);
+    this.timers = [];
+    await this.idle();
+  }
+
+  /** Resolves once every evaluation and tick begun so far is done. */
+  async idle(): Promise<void> {
+    await this.chain;
+    await this.ticking;
+  }
+
+  private ready(): Promise<void> {
+    this.loaded ??= this.enqueue(() => this.reload());
+    return this.loaded;
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(work).catch(this.onError);
+    this.chain = next;
+    return next;
+  }
+
+  /** A template, group, pairing, event or device changed: the rules are compiled again, shortly. */
+  rulesChanged(): void {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => this.enqueue(() => this.reload()), 100);
+    this.reloadTimer.unref();
+  }
+
+  /** Compiles the rules and reads the active alarms again. */
+  private async reload(): Promise<void> {
+    const [book, active] = await Promise.all([
+      loadRuleBook(this.options.db),
+      this.options.db.execute(sql`
+        SELECT id, kind, device_id, channel_template_id, sub_channel, template_id FROM alert_logs WHERE is_active`),
+    ]);
+    this.book = book;
+    this.active.clear();
+    this.keyById.clear();
+    this.lost.clear();
+    for (const row of rowsOf(active)) {
+      const id = Number(row.id);
+      if (row.kind === 'nodeLoss') {
+        this.lost.set(Number(row.device_id), id);
+      } else if (row.template_id !== null && row.channel_template_id !== null) {
+        const key = keyOf(
+          Number(row.device_id),
+          Number(row.channel_template_id),
+          Number(row.sub_channel),
+          Number(row.template_id),
+        );
+        this.active.set(key, id);
+        this.keyById.set(id, key);
+      }
+    }
+  }
+
+  /**
+   * The ingest committed these values and heard from these devices. Returns at once: the values join
+   * the ones waiting, and one evaluation takes all that waited (so a backlog is handled in a few
+   * large statements, never one per value).
+   */
+  onCommitted(readings: readonly CommittedReading[], seen: readonly CommittedSighting[] = []): void {
+    if (!readings.length && !seen.length) return;
+    this.pendingReadings.push(readings);
+    if (seen.length) this.pendingSeen.push(seen);
+    if (this.evaluating) return;
+    this.evaluating = true;
+    this.ready();
+    this.enqueue(() => this.evaluatePending());
+  }
+
+  private async evaluatePending(): Promise<void> {
+    try {
+      while (this.pendingReadings.length || this.pendingSeen.length) {
+        const readings = this.pendingReadings.splice(0).flat();
+        const seen = this.pendingSeen.splice(0).flat();
+        await this.evaluate(readings, seen);
+      }
+    } finally {
+      this.evaluating = false;
+      // What arrived while the last statement failed is evaluated with the next commit.
+    }
+  }
+
+  private async evaluate(readings: readonly CommittedReading[], seen: readonly CommittedSighting[]): Promise<void> {
+    const events = new Map<number, LiveEvent[]>();
+    // What changes, in order: alarms to clear, alarms to raise, and raised ones that already cleared
+    // again within this batch (a spike).
+    const toClear: number[] = [];
+    const toRaise = new Map<string, Candidate>();
+    const spikes = new Map<string, CommittedReading>();
+    for (const r of readings) {
+      const device = this.book.get(r.deviceId);
+      const rules = device?.byChannel.get(r.templateId);
+      if (!device || !rules || !Number.isFinite(r.value)) continue;
+      const at = r.dateTime.getTime();
+      for (const rule of rules) {
+        const key = keyOf(r.deviceId, r.templateId, r.subChannel, rule.templateId);
+        const last = this.lastAt.get(key);
+        if (last !== undefined && last > at) continue;
+        this.lastAt.set(key, at);
+        const id = this.active.get(key);
+        if (id !== undefined) {
+          if (clears(rule, r.value)) {
+            toClear.push(id);
+            this.forget(id);
+          }
+        } else if (toRaise.has(key)) {
+          if (!spikes.has(key) && clears(rule, r.value)) spikes.set(key, r);
+        } else if (holds(rule, r.value)) {
+          toRaise.set(key, { key, device, rule, reading: r });
+        }
+      }
+    }
+    for (const s of seen) {
+      const id = this.lost.get(s.deviceId);
+      if (id !== undefined) {
+        this.forget(id);
+        toClear.push(id);
+        this.recovering.add(id);
+      }
+    }
+    if (toClear.length) {
+      const recovering = toClear.filter((id) => this.recovering.has(id));
+      const byValue = toClear.filter((id) => !this.recovering.has(id));
+      for (const id of recovering) this.recovering.delete(id);
+      for (const row of await this.finish(byValue, { reason: 'value', userId: null, comment: null, accountId: null }))
+        push(events, row, 'cleared');
+      for (const row of await this.finish(recovering, {
+        reason: 'recovery',
+        userId: null,
+        comment: null,
+        accountId: null,
+      }))
+        push(events, row, 'cleared');
+    }
+    if (toRaise.size) {
+      for (const row of await this.raise([...toRaise.values()])) push(events, row, 'raised');
+      const spiked = [...spikes.keys()]
+        .map((key) => this.active.get(key))
+        .filter((id): id is number => id !== undefined);
+      for (const id of spiked) this.forget(id);
+      for (const row of await this.finish(spiked, { reason: 'value', userId: null, comment: null, accountId: null }))
+        push(events, row, 'cleared');
+    }
+    for (const [accountId, list] of events) this.options.live.publish(accountId, list);
+  }
+
+  /**
+   * Raises alarms in one statement: INSERT … ON CONFLICT DO NOTHING against the partial unique index
+   * of active alarms, with their alert events' timers and the transaction log. Those another worker
+   * raised first are only learnt (their ids). Returns the rows this worker raised.
+   */
+  private async raise(candidates: Candidate[]): Promise<Record<string, unknown>[]> {
+    const { db } = this.options;
+    const c = candidates;
+    const iso = (d: Date) => d.toISOString();
+    const e = sql.raw('e');
+    const matchOf = (i: string) =>
+      eventMatch(e, sql.raw(`${i}.account_id`), sql.raw(`${i}.device_id`), sql.raw(`${i}.channel_template_id`));
+    const raised = rowsOf(
+      await db.execute(sql`
+        WITH input AS (
+          SELECT * FROM unnest(
+            ${column(c, (x) => x.device.accountId)}::bigint[], ${column(c, (x) => x.rule.alertLevel)}::text[],
+            ${column(c, (x) => iso(x.reading.dateTime))}::timestamptz[], ${column(c, (x) => x.reading.deviceId)}::bigint[],
+            ${column(c, (x) => x.rule.templateId)}::bigint[], ${column(c, (x) => x.reading.value)}::float8[],
+            ${column(c, (x) => x.rule.unit)}::text[], ${column(c, (x) => x.rule.channelCode)}::text[],
+            ${column(c, (x) => x.rule.channelName)}::text[], ${column(c, (x) => x.device.regionId)}::bigint[],
+            ${column(c, (x) => x.device.deviceTypeId)}::bigint[], ${column(c, (x) => x.rule.templateName)}::text[],
+            ${column(c, (x) => x.rule.channelTemplateId)}::bigint[], ${column(c, (x) => x.reading.subChannel)}::int[])
+          AS i(account_id, alert_level, date_time, device_id, template_id, value, unit, channel_type, channel_value,
+               region_id, device_type_id, template_name, channel_template_id, sub_channel)
+        ), raised AS (
+          INSERT INTO alert_logs
+            (account_id, alert_level, date_time, device_id, template_id, value, unit, channel_type, channel_value,
+             region_id, device_type_id, event_name, channel_template_id, sub_channel, kind, state, is_active)
+          SELECT i.account_id, i.alert_level, i.date_time, i.device_id, i.template_id, i.value, i.unit, i.channel_type,
+            i.channel_value, i.region_id, i.device_type_id,
+            coalesce((SELECT e.event_name FROM alert_events e WHERE ${matchOf('i')} ORDER BY e.priority NULLS LAST, e.id LIMIT 1),
+              i.template_name),
+            i.channel_template_id, i.sub_channel, 'threshold', 'active', true
+          FROM input i
+          ON CONFLICT DO NOTHING
+          RETURNING *
+        ), timers AS (
+          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
+          SELECT r.account_id, r.id, e.id,
+            now() + make_interval(secs => CASE WHEN e.turn_to_alarm THEN coalesce(e.duration_of_alarm, 0) ELSE 0 END
+              * ${this.minuteSeconds}::float8)
+          FROM raised r JOIN alert_events e ON ${matchOf('r')}
+          ON CONFLICT DO NOTHING
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+        )
+        SELECT * FROM raised`),
+    );
+    const keyOfRow = (row: Record<string, unknown>) =>
+      keyOf(Number(row.device_id), Number(row.channel_template_id), Number(row.sub_channel), Number(row.template_id));
+    for (const row of raised) this.remember(keyOfRow(row), Number(row.id));
+    if (raised.length < c.length) {
+      // Another worker raised the rest first: this one only learns their ids.
+      const missing = c.filter((x) => !this.active.has(x.key));
+      const others = rowsOf(
+        await db.execute(sql`
+          SELECT a.id, a.device_id, a.channel_template_id, a.sub_channel, a.template_id FROM alert_logs a
+          JOIN unnest(${column(missing, (x) => x.reading.deviceId)}::bigint[], ${column(missing, (x) => x.rule.channelTemplateId)}::bigint[],
+            ${column(missing, (x) => x.reading.subChannel)}::int[], ${column(missing, (x) => x.rule.templateId)}::bigint[])
+            AS m(device_id, channel_template_id, sub_channel, template_id)
+          ON a.device_id = m.device_id AND a.channel_template_id = m.channel_template_id
+            AND a.sub_channel = m.sub_channel AND a.template_id = m.template_id
+          WHERE a.is_active AND a.kind = 'threshold'`),
+      );
+      for (const row of others) this.remember(keyOfRow(row), Number(row.id));
+    }
+    return raised;
+  }
+
+  private remember(key: string, id: number): void {
+    this.active.set(key, id);
+    this.keyById.set(id, key);
+  }
+
+  private forget(id: number): void {
+    const key = this.keyById.get(id);
+    if (key !== undefined) this.active.delete(key);
+    this.keyById.delete(id);
+    for (const [deviceId, lostId] of this.lost) if (lostId === id) this.lost.delete(deviceId);
+  }
+
+  /**
+   * Clears active alarms (by value, by an operator, by the device's recovery): one statement that
+   * updates them, drops their timers and writes the transaction log. Returns the cleared rows.
+   */
+  private async finish(
+    ids: number[],
+    how: {
+      reason: 'value' | 'operator' | 'recovery';
+      userId: number | null;
+      comment: string | null;
+      accountId: number | null;
+    },
+  ): Promise<Record<string, unknown>[]> {
+    if (!ids.length) return [];
+    return rowsOf(
+      await this.options.db.execute(sql`
+        WITH previous AS (
+          SELECT id, state FROM alert_logs
+          WHERE id IN (${idList(ids)}) AND is_active
+            AND (${how.accountId}::bigint IS NULL OR account_id = ${how.accountId}::bigint)
+          FOR UPDATE
+        ), cleared AS (
+          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), cleared_by = ${how.userId},
+            clear_reason = ${how.reason}, comment = coalesce(${how.comment}, a.comment), updated_at = now()
+          FROM previous p WHERE a.id = p.id
+          RETURNING a.*, p.state AS previous_state
+        ), dropped AS (
+          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM cleared)
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT c.account_id, ${how.userId}, 'alert-logs', 'clear', c.id, jsonb_build_object('state', c.previous_state),
+            jsonb_build_object('state', c.state, 'clearReason', c.clear_reason, 'comment', c.comment)
+          FROM cleared c
+        )
+        SELECT * FROM cleared`),
+    );
+  }
+
+  // ─── lifecycle commands ─────────────────────────────────────────────────────
+
+  acknowledge(actor: Actor, ids: number[], comment: string | undefined): Promise<AlarmCommandResult> {
+    return this.command(actor, ids, 'acknowledged', async (eligible, accountId) =>
+      rowsOf(
+        await this.options.db.execute(sql`
+          WITH changed AS (
+            UPDATE alert_logs SET state = 'acknowledged', acknowledged_at = now(), acknowledged_by = ${actor.userId},
+              comment = coalesce(${comment ?? null}, comment), updated_at = now()
+            WHERE id IN (${idList(eligible)}) AND account_id = ${accountId} AND is_active AND state = 'active'
+            RETURNING *
+          ), logged AS (
+            INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+            SELECT c.account_id, ${actor.userId}, 'alert-logs', 'acknowledge', c.id, jsonb_build_object('state', 'active'),
+              jsonb_build_object('state', c.state, 'comment', c.comment)
+            FROM changed c
+          )
+          SELECT * FROM changed`),
+      ),
+    );
+  }
+
+  clear(actor: Actor, ids: number[], comment: string): Promise<AlarmCommandResult> {
+    return this.command(actor, ids, 'cleared', async (eligible, accountId) => {
+      const rows = await this.finish(eligible, { reason: 'operator', userId: actor.userId, comment, accountId });
+      for (const row of rows) this.forget(Number(row.id));
+      return rows;
+    });
+  }
+
+  shelve(actor: Actor, ids: number[], until: Date, comment: string | undefined): Promise<AlarmCommandResult> {
+    return this.command(actor, ids, 'shelved', async (eligible, accountId) =>
+      rowsOf(
+        await this.options.db.execute(sql`
+          WITH changed AS (
+            UPDATE alert_logs SET shelved_until = ${until.toISOString()}::timestamptz,
+              comment = coalesce(${comment ?? null}, comment), updated_at = now()
+            WHERE id IN (${idList(eligible)}) AND account_id = ${accountId} AND is_active
+            RETURNING *
+          ), logged AS (
+            INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+            SELECT c.account_id, ${actor.userId}, 'alert-logs', 'shelve', c.id, NULL,
+              jsonb_build_object('shelvedUntil', c.shelved_until, 'comment', c.comment)
+            FROM changed c
+          )
+          SELECT * FROM changed`),
+      ),
+    );
+  }
+
+  /**
+   * One lifecycle command: the ids of the actor's account that the command applies to are changed
+   * in one statement; the others are reported as skipped, with why.
+   */
+  private async command(
+    actor: Actor,
+    ids: number[],
+    transition: 'acknowledged' | 'cleared' | 'shelved',
+    change: (eligible: number[], accountId: number) => Promise<Record<string, unknown>[]>,
+  ): Promise<AlarmCommandResult> {
+    const accountId = actor.account?.accountId;
+    const unique = [...new Set(ids)];
+    const skipped: AlarmCommandResult['skipped'] = [];
+    if (accountId === undefined || !unique.length) {
+      return { updated: [], skipped: unique.map((id) => ({ id, reason: 'notFound' })) };
+    }
+    const found = new Map(
+      rowsOf(
+        await this.options.db.execute(sql`
+          SELECT id, state, is_active FROM alert_logs WHERE id IN (${idList(unique)}) AND account_id = ${accountId}`),
+      ).map((row) => [Number(row.id), row]),
+    );
+    const why = (row: Record<string, unknown> | undefined): AlarmSkipReason | undefined => {
+      if (!row) return 'notFound';
+      if (!row.is_active) return 'alreadyCleared';
+      if (transition === 'acknowledged' && row.state !== 'active') return 'alreadyAcknowledged';
+      return undefined;
+    };
+    const eligible: number[] = [];
+    for (const id of unique) {
+      const reason = why(found.get(id));
+      if (reason) skipped.push({ id, reason });
+      else eligible.push(id);
+    }
+    const rows = eligible.length ? await change(eligible, accountId) : [];
+    const updated = rows.map((row) => Number(row.id));
+    // Changed meanwhile by someone else (cleared by a value, acknowledged by another operator).
+    for (const id of eligible) {
+      if (!updated.includes(id))
+        skipped.push({ id, reason: transition === 'acknowledged' ? 'alreadyAcknowledged' : 'alreadyCleared' });
+    }
+    this.options.live.publish(
+      accountId,
+      rows.map((row) => alarmEvent(row, transition)),
+    );
+    return { updated: updated.sort((a, b) => a - b), skipped };
+  }
+
+  // ─── timers and node loss ─────────────────────────────────────────────────
+
+  /** One pass: silent devices raise node-loss alarms, due notifications go out. */
+  tick(): Promise<void> {
+    this.ticking ??= this.runTick().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  private async runTick(): Promise<void> {
+    await this.ready();
+    const events = new Map<number, LiveEvent[]>();
+    for (const row of await this.nodeLoss.recovered()) {
+      this.forget(Number(row.id));
+      push(events, row, 'cleared');
+    }
+    const raised = await this.nodeLoss.sweep();
+    for (const row of raised) {
+      this.lost.set(Number(row.device_id), Number(row.id));
+      push(events, row, 'raised');
+    }
+    for (const [accountId, list] of events) this.options.live.publish(accountId, list);
+    await this.alarmTimers.fireDue();
+  }
+}
+
+function push(events: Map<number, LiveEvent[]>, row: Record<string, unknown>, transition: 'raised' | 'cleared') {
+  const accountId = Number(row.account_id);
+  const list = events.get(accountId) ?? [];
+  list.push(alarmEvent(row, transition));
+  events.set(accountId, list);
+}
