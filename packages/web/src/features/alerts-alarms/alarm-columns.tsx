@@ -1,0 +1,90 @@
+import { getResource } from '@lampyr/contract';
+import { Badge, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import dayjs from 'dayjs';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Row } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { useReferenceNames } from '../../resources/reference-data.ts';
+
+dayjs.extend(localizedFormat);
+
+export const alarmsResource = getResource('alert-logs');
+
+/** antd's preset tag colours follow the theme's tokens in light and dark. */
+const LEVEL_COLOUR: Record<string, string> = { high: 'error', medium: 'warning', low: 'processing' };
+const STATE_STATUS: Record<string, 'error' | 'warning' | 'success' | 'default'> = {
+  active: 'error',
+  acknowledged: 'warning',
+  cleared: 'success',
+};
+
+export function LevelTag({ level }: { level: unknown }) {
+  const { t } = useTranslation();
+  if (typeof level !== 'string') return <Typography.Text type="secondary">–</Typography.Text>;
+  return <Tag color={LEVEL_COLOUR[level] ?? 'default'}>{t(`alarms.level.${level}`, { defaultValue: level })}</Tag>;
+}
+
+export function StateBadge({ row }: { row: Row }) {
+  const { t } = useTranslation();
+  const state = typeof row.state === 'string' ? row.state : row.isActive ? 'active' : 'cleared';
+  const shelved = typeof row.shelvedUntil === 'string' && dayjs(row.shelvedUntil).isAfter(dayjs());
+  const badge = <Badge status={STATE_STATUS[state] ?? 'default'} text={t(`alarms.state.${state}`)} />;
+  if (!shelved) return badge;
+  return (
+    <Tooltip title={t('alarms.shelvedUntil', { time: dayjs(String(row.shelvedUntil)).format('L LT') })}>
+      <span>
+        {badge} <Tag>{t('alarms.shelved')}</Tag>
+      </span>
+    </Tooltip>
+  );
+}
+
+export function formatValue(row: Row): string {
+  if (row.value === null || row.value === undefined) return '–';
+  return `${String(row.value)}${typeof row.unit === 'string' && row.unit ? ` ${row.unit}` : ''}`;
+}
+
+/**
+ * The columns both alarm screens share: level, time, device, template (or node loss), value with
+ * its unit, state; `extra` adds a screen's own (history's region and who cleared, real-time's actions).
+ */
+export function useAlarmColumns(rows: readonly Row[], extra: ColumnsType<Row> = []): ColumnsType<Row> {
+  const { t } = useTranslation();
+  const labels = useResourceLabels(alarmsResource);
+  const names = useReferenceNames(alarmsResource, rows, ['deviceId', 'templateId', 'regionId']);
+  const nameOf = (prefix: string, id: unknown): ReactNode =>
+    typeof id === 'number' ? (names.get(prefix)?.get(id) ?? `#${String(id)}`) : '–';
+  return [
+    {
+      key: 'alertLevel',
+      title: labels.field('alertLevel'),
+      width: 100,
+      render: (_v, r) => <LevelTag level={r.alertLevel} />,
+    },
+    {
+      key: 'dateTime',
+      title: labels.field('dateTime'),
+      width: 170,
+      render: (_v, r) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–'),
+    },
+    { key: 'device', title: labels.field('deviceId'), render: (_v, r) => nameOf('devices', r.deviceId) },
+    {
+      key: 'template',
+      title: labels.field('templateId'),
+      render: (_v, r) =>
+        r.kind === 'nodeLoss' ? t('alarms.kind.nodeLoss') : nameOf('alert-device-parameter-templates', r.templateId),
+    },
+    { key: 'value', title: labels.field('value'), align: 'right', render: (_v, r) => formatValue(r) },
+    { key: 'state', title: labels.field('state'), render: (_v, r) => <StateBadge row={r} /> },
+    ...extra,
+  ];
+}
+
+/** The region column (history), named through the same lookups. */
+export function useRegionName(rows: readonly Row[]) {
+  const names = useReferenceNames(alarmsResource, rows, ['regionId']);
+  return (id: unknown) => (typeof id === 'number' ? (names.get('regions')?.get(id) ?? `#${String(id)}`) : '–');
+}
