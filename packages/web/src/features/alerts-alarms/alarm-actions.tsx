@@ -41,7 +41,12 @@ export function AlarmActionDialog({
   const [initial] = useState<Values>(() => ({ until: now().add(1, 'hour').startOf('minute') }));
 
   const submit = async () => {
-    const values = await form.validateFields();
+    let values: Values;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // the form shows what is missing
+    }
     const comment = values.comment?.trim() || undefined;
     const command: AlarmCommand =
       action === 'clear'
