@@ -244,7 +244,33 @@ export interface LiveWrite {
   updatedAt: string;
 }
 
+/** An alarm's transition (DEVICES.md "Alarms"): raised, acknowledged, cleared or shelved. */
+export interface LiveAlarm {
+  /** The alert-logs row. */
+  id: number;
+  deviceId: number;
+  state: 'active' | 'acknowledged' | 'cleared';
+  kind: 'threshold' | 'nodeLoss';
+  alertLevel: 'low' | 'medium' | 'high';
+  templateId: number | null;
+  eventName: string | null;
+  /** The value that raised it (null for node loss). */
+  value: number | null;
+  unit: string | null;
+  /** When it was raised. */
+  dateTime: string;
+  transition: 'raised' | 'acknowledged' | 'cleared' | 'shelved';
+  shelvedUntil: string | null;
+}
+
+/** Commands on alarms (`POST {COMMAND_URL}/alarms/acknowledge|clear|shelve`) answer this. */
+export interface AlarmCommandResult {
+  updated: number[];
+  skipped: { id: number; reason: string }[];
+}
+
 export type LiveEvent =
   | ({ type: 'value' } & LiveValue)
   | ({ type: 'status' } & LiveStatus)
-  | ({ type: 'write' } & LiveWrite);
+  | ({ type: 'write' } & LiveWrite)
+  | ({ type: 'alarm' } & LiveAlarm);

@@ -18,6 +18,7 @@ const EVENT_RESOURCES: Record<LiveEvent['type'], string[]> = {
   value: ['channel-values', 'channel-read-values'],
   status: ['device-connection-status'],
   write: ['channel-write-values'],
+  alarm: ['alert-logs'],
 };
 
 const readable = (permissions: Permissions) =>
@@ -29,7 +30,7 @@ const readable = (permissions: Permissions) =>
 
 /**
  * The live stream, server-sent events of one account — `value` (a channel's new latest value),
- * `status` (a device's connection status), `write` (a channel write's progress) — each only when
+ * `status` (a device's connection status), `write` (a channel write's progress), `alarm` (an alarm raised, acknowledged, cleared or shelved) — each only when
  * the caller's role may read its resources there.
  *
  * The browser's EventSource cannot send an Authorization header, and a token never travels in a
