@@ -1,10 +1,7 @@
+import type { AlarmCommandResult } from '@lampyr/contract';
 import { request } from './api-client.ts';
 
-/** What an alarm command did: the alarms it changed, and the ones it left alone with why. */
-export interface AlarmCommandResult {
-  updated: number[];
-  skipped: { id: number; reason: string }[];
-}
+export type { AlarmCommandResult } from '@lampyr/contract';
 
 export type AlarmCommand =
   | { action: 'acknowledge'; ids: number[]; comment?: string }

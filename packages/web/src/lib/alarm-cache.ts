@@ -1,23 +1,9 @@
-import type { Page } from '@lampyr/contract';
+import type { LiveAlarm, Page } from '@lampyr/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { keys } from './query-keys.ts';
 import type { ListParams, Row } from './resource-api.ts';
 
-/** An alarm's transition on the live stream (DEVICES.md "Alarms"). */
-export interface LiveAlarm {
-  id: number;
-  deviceId: number;
-  state: 'active' | 'acknowledged' | 'cleared';
-  kind: 'threshold' | 'nodeLoss';
-  alertLevel: 'low' | 'medium' | 'high';
-  templateId: number | null;
-  eventName: string | null;
-  value: number | null;
-  unit: string | null;
-  dateTime: string;
-  transition: 'raised' | 'acknowledged' | 'cleared' | 'shelved';
-  shelvedUntil: string | null;
-}
+export type { LiveAlarm } from '@lampyr/contract';
 
 /** A message for signed-in consoles (an `appPush` or `audioBroadcast` notification). */
 export interface LiveNotification {

@@ -2,7 +2,7 @@ import type { LiveEvent, Page } from '@lampyr/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import { ALARMS, applyAlarmEvent, type LiveAlarm, type LiveNotification } from './alarm-cache.ts';
+import { ALARMS, applyAlarmEvent, type LiveNotification } from './alarm-cache.ts';
 import { apiUrl, request } from './api-client.ts';
 import { queryClient } from './query-client.ts';
 import { keys } from './query-keys.ts';
@@ -11,8 +11,8 @@ import { authToken, selectedAccountId } from './session-storage.ts';
 
 export type { LiveStatus, LiveValue, LiveWrite } from '@lampyr/contract';
 
-/** Every event of the stream: the contract's, an alarm's transition and a console notification. */
-export type ConsoleEvent = LiveEvent | ({ type: 'alarm' } & LiveAlarm) | ({ type: 'notification' } & LiveNotification);
+/** Every event of the stream: the contract's and a console notification. */
+export type ConsoleEvent = LiveEvent | ({ type: 'notification' } & LiveNotification);
 
 const EVENT_TYPES = ['value', 'status', 'write', 'alarm', 'notification'] as const;
 
