@@ -1,5 +1,5 @@
 import { getResource } from '@lampyr/contract';
-import { Badge, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Flex, Grid, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
@@ -49,35 +49,66 @@ export function formatValue(row: Row): string {
 
 /**
  * The columns both alarm screens share: level, time, device, template (or node loss), value with
- * its unit, state; `extra` adds a screen's own (history's region and who cleared, real-time's actions).
+ * its unit, state; `extra` adds a screen's own (history's region and who cleared, real-time's
+ * actions). On a phone the row reads as one summary cell beside its level, plus `narrowExtra`.
  */
-export function useAlarmColumns(rows: readonly Row[], extra: ColumnsType<Row> = []): ColumnsType<Row> {
+export function useAlarmColumns(
+  rows: readonly Row[],
+  extra: ColumnsType<Row> = [],
+  narrowExtra: ColumnsType<Row> = [],
+): ColumnsType<Row> {
   const { t } = useTranslation();
   const labels = useResourceLabels(alarmsResource);
+  const screens = Grid.useBreakpoint();
   const names = useReferenceNames(alarmsResource, rows, ['deviceId', 'templateId', 'regionId']);
   const nameOf = (prefix: string, id: unknown): ReactNode =>
     typeof id === 'number' ? (names.get(prefix)?.get(id) ?? `#${String(id)}`) : '–';
+  const templateOf = (r: Row) =>
+    r.kind === 'nodeLoss' ? t('alarms.kind.nodeLoss') : nameOf('alert-device-parameter-templates', r.templateId);
+  const time = (r: Row) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–');
+  const level: ColumnsType<Row>[number] = {
+    key: 'alertLevel',
+    title: labels.field('alertLevel'),
+    width: 100,
+    render: (_v, r) => <LevelTag level={r.alertLevel} />,
+  };
+  if (screens.md === false) {
+    return [
+      {
+        key: 'summary',
+        title: t('alarms.alarm'),
+        render: (_v, r) => (
+          <Flex vertical gap={2}>
+            <Flex wrap align="center" gap={4}>
+              <LevelTag level={r.alertLevel} />
+              <Typography.Text strong>{nameOf('devices', r.deviceId)}</Typography.Text>
+            </Flex>
+            <Typography.Text>
+              {templateOf(r)} · {formatValue(r)}
+            </Typography.Text>
+            <Typography.Text type="secondary">{time(r)}</Typography.Text>
+            <StateBadge row={r} />
+          </Flex>
+        ),
+      },
+      ...narrowExtra,
+    ];
+  }
   return [
-    {
-      key: 'alertLevel',
-      title: labels.field('alertLevel'),
-      width: 100,
-      render: (_v, r) => <LevelTag level={r.alertLevel} />,
-    },
+    level,
     {
       key: 'dateTime',
       title: labels.field('dateTime'),
-      width: 170,
-      render: (_v, r) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–'),
+      render: (_v, r) => <span style={{ whiteSpace: 'nowrap' }}>{time(r)}</span>,
     },
     { key: 'device', title: labels.field('deviceId'), render: (_v, r) => nameOf('devices', r.deviceId) },
+    { key: 'template', title: labels.field('templateId'), render: (_v, r) => templateOf(r) },
     {
-      key: 'template',
-      title: labels.field('templateId'),
-      render: (_v, r) =>
-        r.kind === 'nodeLoss' ? t('alarms.kind.nodeLoss') : nameOf('alert-device-parameter-templates', r.templateId),
+      key: 'value',
+      title: labels.field('value'),
+      align: 'right',
+      render: (_v, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatValue(r)}</span>,
     },
-    { key: 'value', title: labels.field('value'), align: 'right', render: (_v, r) => formatValue(r) },
     { key: 'state', title: labels.field('state'), render: (_v, r) => <StateBadge row={r} /> },
     ...extra,
   ];

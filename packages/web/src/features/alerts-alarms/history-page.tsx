@@ -121,6 +121,7 @@ export default function AlarmHistoryPage() {
           showTime={{ format: 'HH:mm' }}
           format="L HH:mm"
           allowClear={false}
+          style={{ minWidth: 340, maxWidth: '100%' }}
           value={range}
           aria-label={t('alarms.range')}
           onChange={(next) => {
@@ -195,7 +196,7 @@ export default function AlarmHistoryPage() {
       <Table<Row>
         rowKey="id"
         size="small"
-        scroll={{ x: 1200 }}
+        scroll={{ x: 'max-content' }}
         loading={list.isLoading || list.isFetching}
         dataSource={rows}
         columns={columns}

@@ -1,6 +1,7 @@
 import { CheckOutlined, ClockCircleOutlined, StopOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Flex, Space, Switch, Table, Tooltip, Typography, theme } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlertToggles } from '../../app/layout/alert-settings.tsx';
@@ -47,46 +48,45 @@ export default function RealTimeAlarmsPage() {
   // A row that left the list (cleared elsewhere) leaves the selection too.
   const chosen = selected.filter((id) => rows.some((r) => r.id === id));
 
-  const columns = useAlarmColumns(rows, [
-    {
-      key: 'actions',
-      title: t('resource.actions'),
-      width: 120,
-      render: (_v, r) => (
-        <Space size={0}>
-          <Tooltip title={t('alarms.actions.acknowledge')}>
-            <Button
-              type="text"
-              size="small"
-              icon={<CheckOutlined />}
-              aria-label={t('alarms.actions.acknowledgeOne', { id: r.id })}
-              disabled={r.state !== 'active'}
-              onClick={() => action.start('acknowledge', [r.id])}
-            />
-          </Tooltip>
-          <Tooltip title={t('alarms.actions.shelve')}>
-            <Button
-              type="text"
-              size="small"
-              icon={<ClockCircleOutlined />}
-              aria-label={t('alarms.actions.shelveOne', { id: r.id })}
-              onClick={() => action.start('shelve', [r.id])}
-            />
-          </Tooltip>
-          <Tooltip title={t('alarms.actions.clear')}>
-            <Button
-              type="text"
-              size="small"
-              danger
-              icon={<StopOutlined />}
-              aria-label={t('alarms.actions.clearOne', { id: r.id })}
-              onClick={() => action.start('clear', [r.id])}
-            />
-          </Tooltip>
-        </Space>
-      ),
-    },
-  ]);
+  const actionsColumn: ColumnsType<Row>[number] = {
+    key: 'actions',
+    title: t('resource.actions'),
+    width: 120,
+    render: (_v, r) => (
+      <Flex wrap gap={0}>
+        <Tooltip title={t('alarms.actions.acknowledge')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<CheckOutlined />}
+            aria-label={t('alarms.actions.acknowledgeOne', { id: r.id })}
+            disabled={r.state !== 'active'}
+            onClick={() => action.start('acknowledge', [r.id])}
+          />
+        </Tooltip>
+        <Tooltip title={t('alarms.actions.shelve')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<ClockCircleOutlined />}
+            aria-label={t('alarms.actions.shelveOne', { id: r.id })}
+            onClick={() => action.start('shelve', [r.id])}
+          />
+        </Tooltip>
+        <Tooltip title={t('alarms.actions.clear')}>
+          <Button
+            type="text"
+            size="small"
+            danger
+            icon={<StopOutlined />}
+            aria-label={t('alarms.actions.clearOne', { id: r.id })}
+            onClick={() => action.start('clear', [r.id])}
+          />
+        </Tooltip>
+      </Flex>
+    ),
+  };
+  const columns = useAlarmColumns(rows, [actionsColumn], [{ ...actionsColumn, title: '', width: 40 }]);
 
   return (
     <Card>
@@ -134,7 +134,6 @@ export default function RealTimeAlarmsPage() {
       <Table<Row>
         rowKey="id"
         size="small"
-        scroll={{ x: 900 }}
         loading={list.isLoading || list.isFetching}
         dataSource={rows}
         columns={columns}

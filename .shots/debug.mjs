@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+const base = 'http://127.0.0.1:4731';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+page.on('response', async (r) => { if (r.url().includes('alert-logs')) console.log(r.status(), r.request().postData(), (await r.text()).slice(0, 200)); });
+await page.goto(`${base}/login`);
+await page.getByLabel('Email').fill('admin@lampyr.local');
+await page.getByLabel('Password', { exact: true }).fill('alarmui-admin-pass');
+await page.getByRole('button', { name: 'Sign in' }).click();
+await page.waitForURL(`${base}/`);
+await page.goto(`${base}/${process.argv[2]}`);
+await page.waitForTimeout(4000);
+await browser.close();
