@@ -131,7 +131,7 @@ export default function NotificationListPage() {
       <Table<Row>
         rowKey="id"
         size="small"
-        scroll={{ x: 1100 }}
+        scroll={{ x: 'max-content' }}
         loading={list.isLoading || list.isFetching}
         dataSource={rows}
         locale={{ emptyText: <Empty description={t('alarms.notifications.none')} /> }}
