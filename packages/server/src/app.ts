@@ -8,6 +8,7 @@ import { CONSTANTS, catalogue } from '@lampyr/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AccessResolver } from './access/access.ts';
 import { tenancyPolicies } from './access/tenancy-policy.ts';
+import { registerAlarmRoutes } from './api/alarm-routes.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
@@ -24,9 +25,13 @@ import { registerTransferRoutes } from './api/transfer-routes.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import { bumpTokenVersion, TokenVersions } from './auth/token-versions.ts';
 import { Tokens } from './auth/tokens.ts';
+import { checkAlertTemplate } from './data/alert-template-check.ts';
 import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
+import { AlarmEngine } from './engines/alarms/alarm-engine.ts';
+import { queueOnlyNotifier } from './engines/alarms/queue-only-notifier.ts';
+import type { Notifier } from './engines/notifications/notifier.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -56,10 +61,19 @@ export interface AppOptions {
   /** The console map's tiles, handed to the console in /config.json. */
   map?: { tileUrl: string; attribution: string };
   commands?: CommandEvents;
+  /**
+   * Who is told when an alert event fires or a device is lost. Until the notification service is
+   * wired, queueOnlyNotifier: notification-list rows with status `queued`, delivered by nobody.
+   */
+  notifier?: Notifier;
+  /** The alarm engine's pace: how often timers and silent devices are looked at (0 = by hand), rules re-read, and a "minute" (tests shorten it). */
+  alarms?: { tickMs?: number; resyncMs?: number; minuteSeconds?: number };
 }
 
 /** The HTTP side of Lampyr: query API, command API, auth, docs, and the built console. */
-export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export async function buildApp(
+  options: AppOptions,
+): Promise<{ app: FastifyInstance; ctx: AppContext; alarms: AlarmEngine }> {
   const app = Fastify({
     logger: withSafeRequestLog(options.logger),
     bodyLimit: 1024 * 1024,
@@ -76,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const repositories = createRepositories(options.db, catalogue, resourceTables, {
     secretBox,
     policies: tenancyPolicies({ db: options.db, mailer, onSecurityEdit }),
-    checks: { 'channel-write-values': refuseInactiveDevice },
+    checks: { 'channel-write-values': refuseInactiveDevice, 'alert-device-parameter-templates': checkAlertTemplate },
   });
   const ctx: AppContext = {
     db: options.db,
@@ -91,6 +105,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     commands: options.commands ?? new CommandEvents((error) => app.log.error(error)),
     secretBox,
   };
+  // The alarm engine: evaluates what the ingest commits (main hands it `alarms.onCommitted`), ticks
+  // its timers and node loss, and serves the lifecycle commands.
+  const alarms = new AlarmEngine({
+    db: options.db,
+    live: ctx.live,
+    notifier: options.notifier ?? queueOnlyNotifier(options.db),
+    onError: (error) => app.log.error(error, 'alarms'),
+    ...options.alarms,
+  });
+  ctx.alarms = alarms;
+  app.addHook('onReady', () => alarms.start(ctx.commands));
+  app.addHook('onClose', () => alarms.stop());
 
   installErrorHandler(app);
   await installSecurityHeaders(app, { map: options.map, publicUrl: options.publicUrl });
@@ -107,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerResourceRoutes(app, ctx);
   registerStreamRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
+  registerAlarmRoutes(app, ctx);
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
@@ -139,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   );
 
   await registerConsole(app, options.webDist);
-  return { app, ctx };
+  return { app, ctx, alarms };
 }
 
 /** Query parameters that may carry a credential: their values never reach a log line. */

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
-  const { app, ctx } = await buildApp({
+  const { app, ctx, alarms } = await buildApp({
     live,
     commands,
     db: database.db,
@@ -45,7 +45,14 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustedProxies: config.TRUSTED_PROXIES,
   });
-  const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
+  const telemetry = await startTelemetry(
+    config,
+    database,
+    // Every value the ingest commits is checked by the alarm engine, in this process.
+    { live, commands, onCommitted: (readings, seen) => alarms.onCommitted(readings, seen) },
+    app.log,
+    ctx.secretBox,
+  );
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
   const fleet = simulate

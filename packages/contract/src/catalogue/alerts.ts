@@ -13,6 +13,34 @@ export const ALARM_KINDS = ['threshold', 'nodeLoss'] as const;
 /** Who cleared it: a value back inside the hysteresis band, an operator, or the device speaking again. */
 export const CLEAR_REASONS = ['value', 'operator', 'recovery'] as const;
 
+/** An operator's list of recipients: separated by commas, semicolons or new lines. */
+export function splitRecipientList(list: unknown): string[] {
+  if (typeof list !== 'string') return [];
+  return [
+    ...new Set(
+      list
+        .split(/[,;\n]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+const PHONE = /^\+?[0-9][0-9 ()-]{4,22}[0-9]$/;
+
+/** Every address of an alert event's e-mail list is an e-mail address, every number of its SMS list a phone number. */
+export function recipientListsRule(record: Record<string, unknown>): Record<string, FieldError> | undefined {
+  const errors: Record<string, FieldError> = {};
+  const badEmail = splitRecipientList(record.emailList).find((item) => !EMAIL.test(item) || item.length > 254);
+  if (badEmail !== undefined)
+    errors.emailList = { key: 'validation.recipientEmails', vars: { item: badEmail.slice(0, 80) } };
+  const badPhone = splitRecipientList(record.smsList).find((item) => !PHONE.test(item));
+  if (badPhone !== undefined)
+    errors.smsList = { key: 'validation.recipientPhones', vars: { item: badPhone.slice(0, 80) } };
+  return Object.keys(errors).length ? errors : undefined;
+}
+
 export const alertParameterGroups = defineResource({
   name: 'alert-device-parameter-groups',
   route: 'alerts-alarms/alert-device-parameter-groups',
@@ -86,6 +114,7 @@ export const alertEvents = defineResource({
     requiredWhen('durationOfAlarm', (r) => r.turnToAlarm === true),
     requiredWhen('smsList', (r) => r.notifySms === true),
     requiredWhen('emailList', (r) => r.notifyEmail === true),
+    recipientListsRule,
   ],
 });
 

@@ -5,6 +5,7 @@ import type { AccessResolver, Actor } from '../access/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { TokenVersions } from '../auth/token-versions.ts';
 import type { Tokens } from '../auth/tokens.ts';
+import type { AlarmCommands } from '../data/alarm-commands.ts';
 import type { ResourceRepository } from '../data/resource-repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CommandEvents } from '../events/command-events.ts';
@@ -45,6 +46,8 @@ export interface AppContext {
   live: LiveEvents;
   /** Seals the secrets Lampyr must use again (service passwords, device broker passwords). */
   secretBox: SecretBox;
+  /** The alarm lifecycle commands (the alarm engine's). */
+  alarms?: AlarmCommands;
 }
 
 /** A registered route as the guard saw it: what it answers, who may call it, its own schema. */

@@ -36,6 +36,11 @@ export interface WriterOptions {
   fallbackAccount?: () => Promise<number | undefined>;
   /** The clock (readings are refused outside the months it makes sense to keep). */
   now?: () => number;
+  /**
+   * Told, once a transaction has committed, what it stored: its readings and the devices heard
+   * from (the alarm engine evaluates them). Must return at once; its errors go to `onError`.
+   */
+  onCommitted?: (readings: readonly Reading[], seen: readonly DeviceSeen[]) => void;
 }
 
 /**
@@ -262,6 +267,13 @@ export class BatchWriter {
       return changed;
     });
     this.latest.keep(latestRows, seenRows);
+    if (this.options.onCommitted && (readings.length || seenRows.length)) {
+      try {
+        this.options.onCommitted(readings, seenRows);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
     return this.eventsOf(latestRows, seenRows, answered);
   }
 

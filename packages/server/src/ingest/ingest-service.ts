@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.ts';
 import { ConnectionWatcher } from '../engines/connection-watcher.ts';
 import type { CommandEvents } from '../events/command-events.ts';
 import type { LiveEvents } from '../events/live-events.ts';
-import { BatchWriter } from './batch-writer.ts';
+import { BatchWriter, type WriterOptions } from './batch-writer.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { MAX_PACKET_BYTES } from './device-input.ts';
 import { DownlinkSender } from './downlink-sender.ts';
@@ -27,6 +27,8 @@ export interface IngestOptions {
   sessionExpirySeconds?: number;
   /** Told how many messages were just acknowledged (stored); for benchmarks and metrics. */
   onAcknowledged?: (count: number) => void;
+  /** Told what each committed transaction stored (the alarm engine's `onCommitted`). */
+  onCommitted?: WriterOptions['onCommitted'];
   log: { error(error: unknown, message?: string): void; warn(message: string): void };
 }
 
@@ -81,7 +83,11 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const writer = new BatchWriter(
     db,
     live,
-    { concurrency: options.databaseKind === 'postgres' ? 2 : 1, fallbackAccount: () => directory.systemAccount() },
+    {
+      concurrency: options.databaseKind === 'postgres' ? 2 : 1,
+      fallbackAccount: () => directory.systemAccount(),
+      onCommitted: options.onCommitted,
+    },
     onError,
   );
   const handler = new UplinkHandler(directory, { storedFrameTime: (frame) => writer.storedFrameTime(frame) });

@@ -7,7 +7,7 @@ import type { Database } from '../db/connect.ts';
 import type { CommandEvents } from '../events/command-events.ts';
 import type { LiveEvents } from '../events/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from './embedded-broker.ts';
-import { type Ingest, startIngest } from './ingest-service.ts';
+import { type Ingest, type IngestOptions, startIngest } from './ingest-service.ts';
 
 export interface Telemetry {
   brokerUrl: string;
@@ -29,7 +29,7 @@ export interface Telemetry {
 export async function startTelemetry(
   config: Config,
   database: Database,
-  bus: { live: LiveEvents; commands: CommandEvents },
+  bus: { live: LiveEvents; commands: CommandEvents; onCommitted?: IngestOptions['onCommitted'] },
   log: FastifyBaseLogger,
   secretBox: SecretBox,
 ): Promise<Telemetry> {
@@ -74,6 +74,7 @@ export async function startTelemetry(
       shareGroup: config.MQTT_URL ? config.MQTT_SHARE_GROUP : '',
       live: bus.live,
       commands: bus.commands,
+      onCommitted: bus.onCommitted,
       downlinkTimeoutMs: config.DOWNLINK_TIMEOUT_SECONDS * 1000,
       log: {
         error: (error, message) =>

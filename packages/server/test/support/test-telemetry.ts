@@ -6,6 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { AppContext } from '../../src/api/context.ts';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connect.ts';
+import type { AlarmEngine } from '../../src/engines/alarms/alarm-engine.ts';
 import { CommandEvents } from '../../src/events/command-events.ts';
 import { LiveEvents } from '../../src/events/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
@@ -65,18 +66,28 @@ export interface TelemetryTestApp {
   broker: TestBroker;
   ingest: Ingest;
   live: LiveEvents;
+  alarms: AlarmEngine;
   close(): Promise<void>;
 }
 
 /** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
 export async function startTelemetryTestApp(
-  options: { downlinkTimeoutMs?: number; brokerUrl?: (url: string) => string; logger?: AppOptions['logger'] } = {},
+  options: {
+    downlinkTimeoutMs?: number;
+    brokerUrl?: (url: string) => string;
+    logger?: AppOptions['logger'];
+    /** The alarm engine's notifier and pace (alarm tests). */
+    notifier?: AppOptions['notifier'];
+    alarms?: AppOptions['alarms'];
+    /** An existing database (a second app instance on it): not seeded again, not closed by this app. */
+    database?: Database;
+  } = {},
 ): Promise<TelemetryTestApp> {
-  const database = await testDatabase();
+  const database = options.database ?? (await testDatabase());
   const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   const live = new LiveEvents();
   const commands = new CommandEvents();
-  const { app, ctx } = await buildApp({
+  const { app, ctx, alarms } = await buildApp({
     db: database.db,
     jwtSecret: JWT_SECRET,
     secretBox: testSecretBox(),
@@ -84,6 +95,8 @@ export async function startTelemetryTestApp(
     live,
     commands,
     logger: options.logger,
+    notifier: options.notifier,
+    alarms: options.alarms,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const broker = await startTestBroker();
@@ -101,6 +114,7 @@ export async function startTelemetryTestApp(
     commands,
     downlinkTimeoutMs: options.downlinkTimeoutMs ?? 60_000,
     downlinkSweepMs: 250,
+    onCommitted: (readings, seen) => alarms.onCommitted(readings, seen),
     log: { error: () => {}, warn: () => {} },
   });
   const port = (app.server.address() as AddressInfo).port;
@@ -114,11 +128,12 @@ export async function startTelemetryTestApp(
     broker,
     ingest,
     live,
+    alarms,
     async close() {
       await ingest.close({ endSession: true });
       await app.close();
       await broker.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }

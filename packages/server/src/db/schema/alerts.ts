@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
 import { at, refColumn } from './columns.ts';
 import { resourceTable } from './resource-table.ts';
@@ -200,4 +200,34 @@ export const alertNotificationList = resourceTable(
     },
     (t) => [index().on(t.accountId, t.dateTime)],
   ),
+);
+
+/**
+ * What the alarm engine still owes an alarm: an alert event's first firing (after its
+ * `durationOfAlarm`) and its repeats (`reportingFrequency`), or a node-loss alarm's notifications.
+ * Kept in the database so a restart neither loses nor repeats one; a worker claims a due timer
+ * (`claimed_until`, taken with FOR UPDATE SKIP LOCKED), notifies with a key unique to the firing,
+ * then moves the timer on. Not a catalogue resource: no API reads or writes it.
+ */
+export const alarmTimers = pgTable(
+  'alarm_timers',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: refColumn().notNull(),
+    alertLogId: refColumn()
+      .notNull()
+      .references(() => alertLogs.id, { onDelete: 'cascade' }),
+    /** The alert event that notifies; null for a node-loss alarm (its settings notify). */
+    alertEventId: refColumn().references(() => alertEvents.id, { onDelete: 'cascade' }),
+    dueAt: at().notNull(),
+    /** Notifications sent so far (the next one's number in its dedupe key). */
+    sequence: integer().notNull().default(0),
+    /** Node loss: the start of the current `period` and the notifications sent in it. */
+    windowStart: at(),
+    windowCount: integer().notNull().default(0),
+    /** A worker is sending it until then; past it, another worker may take it over. */
+    claimedUntil: at(),
+    createdAt: at().notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_timers_key').on(t.alertLogId, sql`coalesce(${t.alertEventId}, 0)`), index().on(t.dueAt)],
 );
