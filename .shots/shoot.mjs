@@ -23,6 +23,7 @@ for (const [path, name] of (process.env.PAGES ?? 'alerts-alarms/real-time:realti
     await page.setViewportSize({ width: w, height: h });
     await page.goto(`${base}/${path}`);
     await page.waitForTimeout(2500);
+    console.log(name, w, await page.locator('tbody tr.ant-table-row').count(), await page.getByTestId('live-state').textContent().catch(() => '-'));
     await page.screenshot({ path: `${out}/${name}-${w}.png`, fullPage: false });
   }
 }

@@ -99,6 +99,10 @@ describe('alarm action dialogs', () => {
     clock = NOW.add(2, 'hour');
     fireEvent.click(button('Shelve'));
     expect(await screen.findByText('Choose a time in the future')).toBeTruthy();
+    // The server shelves for 30 days at most: a time further ahead is refused here first.
+    clock = NOW.subtract(31, 'day');
+    fireEvent.click(button('Shelve'));
+    expect(await screen.findByText('At most 30 days ahead')).toBeTruthy();
     expect(sent).toEqual([]);
     clock = NOW;
     fireEvent.click(button('Shelve'));

@@ -8,6 +8,8 @@ import { errorMessage } from '../../lib/error-message.ts';
 export type AlarmAction = AlarmCommand['action'];
 
 const COMMENT_MAX = 1000;
+/** The server shelves for at most this long. */
+const SHELVE_MAX_DAYS = 30;
 
 interface Values {
   comment?: string;
@@ -85,14 +87,24 @@ export function AlarmActionDialog({
             rules={[
               { required: true, message: t('alarms.actions.untilRequired') },
               {
-                validator: (_r, value: Dayjs | undefined) =>
-                  !value || value.isAfter(now())
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('alarms.actions.untilFuture'))),
+                validator: (_r, value: Dayjs | undefined) => {
+                  if (!value) return Promise.resolve();
+                  if (!value.isAfter(now())) return Promise.reject(new Error(t('alarms.actions.untilFuture')));
+                  if (value.isAfter(now().add(SHELVE_MAX_DAYS, 'day')))
+                    return Promise.reject(new Error(t('alarms.actions.untilTooFar', { days: SHELVE_MAX_DAYS })));
+                  return Promise.resolve();
+                },
               },
             ]}
           >
-            <DatePicker showTime={{ format: 'HH:mm' }} format="L HH:mm" style={{ width: '100%' }} />
+            <DatePicker
+              showTime={{ format: 'HH:mm' }}
+              format="L HH:mm"
+              style={{ width: '100%' }}
+              disabledDate={(day) =>
+                day.isBefore(now(), 'day') || day.isAfter(now().add(SHELVE_MAX_DAYS, 'day'), 'day')
+              }
+            />
           </Form.Item>
         )}
         <Form.Item
