@@ -5,10 +5,13 @@ import type { ListParams, Row } from './resource-api.ts';
 
 export type { LiveAlarm } from '@lampyr/contract';
 
-/** A message for signed-in consoles (an `appPush` or `audioBroadcast` notification). */
+/**
+ * A message for signed-in consoles (an `appPush` or `audioBroadcast` notification); the same shape
+ * as the notification service's contract type (branch i-notify), which replaces it once merged.
+ */
 export interface LiveNotification {
   id: number;
-  level: 'low' | 'medium' | 'high';
+  level: string;
   title: string;
   body: string;
   sound: boolean;

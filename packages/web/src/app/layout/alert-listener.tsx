@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { alertFor } from '../../lib/alert-decision.ts';
 import { playChime, speak } from '../../lib/alert-sounds.ts';
 import { useConsoleStore } from '../../lib/console-store.ts';
 import { onLiveEvent, useLiveStream } from '../../lib/live-stream.ts';
@@ -11,8 +12,7 @@ function KeepLive() {
 
 /**
  * What this browser does on its own when an alarm or a console notification arrives, as the
- * operator chose (console store `alertPrefs`): a raised HIGH alarm sounds and shows a desktop
- * notification; an `audio` notification is spoken in the console's language. While any is on, the
+ * operator chose (console store `alertPrefs`, decided in alert-decision.ts). While any is on, the
  * tab keeps its live connection open whatever screen is shown.
  */
 export function AlertListener() {
@@ -22,20 +22,12 @@ export function AlertListener() {
   useEffect(() => {
     if (!desktop && !audio) return;
     return onLiveEvent((event) => {
-      if (event.type === 'alarm' && desktop && event.transition === 'raised' && event.alertLevel === 'high') {
-        playChime(true);
-        if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-          const level = t(`alarms.level.${event.alertLevel}`);
-          const value = event.value === null ? '' : `${String(event.value)}${event.unit ? ` ${event.unit}` : ''}`;
-          new Notification(t('alarms.desktop.title', { level }), {
-            body: t('alarms.desktop.body', { name: event.eventName ?? `#${String(event.id)}`, value }),
-            tag: `lampyr-alarm-${String(event.id)}`,
-            icon: '/favicon.svg',
-          });
-        }
-      } else if (event.type === 'notification') {
-        if (audio && event.audio) speak(`${event.title}. ${event.body}`, i18n.language);
-        else if (desktop && event.sound) playChime(event.level === 'high');
+      const effect = alertFor(event, { desktop, audio }, t, i18n.language);
+      if (effect.chime) playChime(effect.chime.urgent);
+      if (effect.speak) speak(effect.speak.text, effect.speak.language);
+      if (effect.desktop && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+        const { title, body, tag } = effect.desktop;
+        new Notification(title, { body, tag, icon: '/favicon.svg' });
       }
     });
   }, [desktop, audio, t, i18n]);

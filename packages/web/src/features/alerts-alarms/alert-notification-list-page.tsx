@@ -208,6 +208,8 @@ export default function NotificationListPage() {
                   type="text"
                   size="small"
                   icon={<ReloadOutlined />}
+                  // A queued message is about to be sent anyway.
+                  disabled={r.status === 'queued'}
                   aria-label={t('alarms.notifications.resendOne', { id: r.id })}
                 />,
               ),
