@@ -63,6 +63,19 @@ describe('alarms in the console', () => {
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     errors = collectPageErrors(page);
+    // Desktop notifications are allowed for the console, and each one shown is noted on the page.
+    await page.context().grantPermissions(['notifications'], { origin: server.url });
+    await page.addInitScript(() => {
+      const Shown = window.Notification;
+      const notes: { title: string; body?: string }[] = [];
+      Object.assign(window, { e2eNotes: notes });
+      window.Notification = class extends Shown {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          notes.push({ title, body: options?.body });
+        }
+      };
+    });
     publisher = mqtt.connect(server.mqttUrl, {
       ...MQTT_LOGIN,
       clientId: `e2e-alarms-${randomBytes(4).toString('hex')}`,
@@ -131,6 +144,9 @@ describe('alarms in the console', () => {
     await page.evaluate(() => {
       (window as unknown as { e2eMark: string }).e2eMark = 'same document';
     });
+    // The operator asks for sound and a desktop notification on high alarms.
+    await page.getByLabel('Sound and desktop notification for high alarms').click();
+    await expect.poll(() => page.getByLabel('Sound and desktop notification for high alarms').isChecked()).toBe(true);
 
     await sendVoltage(230);
     // The engine reads new rules shortly after they change: the over-voltage is sent until it counts.
@@ -151,6 +167,8 @@ describe('alarms in the console', () => {
     const [alarm] = (await list('alert-logs', { templateId: template.data.id })).data.content;
     expect(alarm).toMatchObject({ state: 'active', value: 262, deviceId: device?.id });
     await screenshot(page, 'alarms-01-raised');
+    const notes = () => page.evaluate(() => (window as unknown as { e2eNotes: unknown[] }).e2eNotes);
+    await expect.poll(notes).toEqual([{ title: 'High alarm', body: expect.stringContaining('262 V') }]);
 
     await row.getByRole('button', { name: `Acknowledge alarm ${String(alarm?.id)}` }).click();
     const dialog = page.getByRole('dialog');
