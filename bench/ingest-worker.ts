@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
+import { AlarmEngine } from '../packages/server/src/engines/alarms/alarm-engine.ts';
 import { CommandEvents } from '../packages/server/src/events/command-events.ts';
 import { LiveEvents } from '../packages/server/src/events/live-events.ts';
 import { arrayLiteral } from '../packages/server/src/ingest/array-codec.ts';
@@ -54,6 +55,34 @@ const templateIds = (
     SELECT t.id FROM device_channel_templates t JOIN device_models m ON m.id = t.device_type_model_id
     WHERE m.model_name LIKE 'SLC-L1%' ORDER BY t.mqtt_package_order`)) as unknown as { rows: { id: number }[] }
 ).rows.map((r) => Number(r.id));
+/**
+ * BENCH_ALARMS=1: an alarm rule on every channel of every bench device (an enabled parameter group of
+ * their model, one template per channel); the fixture's temperature (36 °C) breaks its rule (> 30),
+ * the other four values keep theirs — a fifth of the values violating. The engine runs as in main.
+ */
+let alarms: AlarmEngine | undefined;
+if (env.BENCH_ALARMS === '1') {
+  const group = (
+    (await database.db.execute(sql`
+      INSERT INTO alert_parameter_groups (account_id, name, device_type_model_id, parameter_group_code, enable)
+      SELECT ${accountId}, 'Bench rules', id, 'BENCH', true FROM device_models WHERE model_name LIKE 'SLC-L1%'
+      RETURNING id`)) as unknown as { rows: { id: number }[] }
+  ).rows[0]?.id;
+  await database.db.execute(sql`
+    INSERT INTO alert_parameter_templates (account_id, name, group_id, condition, value, alert_level, threshold, channel_template_id)
+    SELECT ${accountId}, 'Bench ' || t.channel_code, ${group}, CASE t.channel_code WHEN 'energy' THEN 'lt' ELSE 'gt' END,
+      CASE t.channel_code WHEN 'lamp' THEN 5 WHEN 'dim' THEN 100 WHEN 'power' THEN 400 WHEN 'energy' THEN 0 ELSE 30 END,
+      'medium', 2, t.id
+    FROM device_channel_templates t JOIN device_models m ON m.id = t.device_type_model_id
+    WHERE m.model_name LIKE 'SLC-L1%'`);
+  alarms = new AlarmEngine({
+    db: database.db,
+    live: new LiveEvents(),
+    notifier: { notify: async () => {} },
+    onError: (error) => process.stderr.write(`alarms: ${String(error).slice(0, 300)}\n`),
+  });
+  await alarms.start();
+}
 const credentials = { username: 'bench', password: 'bench-password' };
 const broker = env.BENCH_MQTT_URL
   ? undefined
@@ -88,6 +117,7 @@ const ingest = await startIngest({
   onAcknowledged: (count) => {
     acknowledged += count;
   },
+  onCommitted: alarms ? (readings, seen) => alarms?.onCommitted(readings, seen) : undefined,
   log: { error: (error) => process.stderr.write(`ingest: ${String(error).slice(0, 300)}\n`), warn: () => {} },
 });
 
@@ -148,6 +178,18 @@ async function rawInsert(
 
 process.on('message', async (message: { type: string; [key: string]: unknown }) => {
   if (message.type === 'stats') {
+    const started = Date.now();
+    await alarms?.idle();
+    const alarmLag = Date.now() - started;
+    const raised = alarms
+      ? Number(
+          (
+            (await database.db.execute(sql`SELECT count(*)::int AS n FROM alert_logs WHERE is_active`)) as unknown as {
+              rows: { n: number }[];
+            }
+          ).rows[0]?.n,
+        )
+      : 0;
     const sorted = latencies.splice(0).sort((x, y) => x - y);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
     send({
@@ -157,9 +199,12 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
       samples: sorted.length,
       rss: process.memoryUsage.rss(),
       peakRss,
+      alarms: raised,
+      alarmLag,
     });
   } else if (message.type === 'raw') {
     await ingest.close({ endSession: true });
+    await alarms?.stop();
     const rate = await rawInsert(
       Number(message.seconds),
       Number(message.rowsPerBatch),

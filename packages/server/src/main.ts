@@ -67,6 +67,9 @@ async function main(): Promise<void> {
         ipDevices: 5,
         lost: lostLightEuis(200),
         reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
+        // A light reports 262 V (or a dead lamp) for a minute and a half now and then — the first
+        // within a minute of starting — so the demo's alarms raise, mail the administrator and clear.
+        faults: { firstAfterMs: 45_000, everyMs: 4 * 60_000, forMs: 90_000 },
         log: (line) => app.log.warn(line),
       })
     : undefined;

@@ -30,6 +30,12 @@ export interface FleetOptions {
   /** Devices (devEui or uid) lost in the field: they never report. */
   lost?: readonly string[];
   applicationId?: string;
+  /**
+   * Now and then one reporting device develops a fault for a while — over-voltage (262 V) or a lamp
+   * that draws nothing — and recovers: the first after `firstAfterMs`, then one every `everyMs`, each
+   * lasting `forMs`. Off unless given (the demo's alarms raise and clear with it).
+   */
+  faults?: { everyMs: number; forMs: number; firstAfterMs?: number };
   seed?: number;
   log?: (line: string) => void;
 }
@@ -67,6 +73,8 @@ export class Fleet {
   private readonly random: () => number;
   private readonly applicationId: string;
   private stopped = false;
+  private faultTimers: NodeJS.Timeout[] = [];
+  private faultsMade = 0;
 
   constructor(private readonly options: FleetOptions) {
     this.random = mulberry32(options.seed ?? Date.now());
@@ -147,15 +155,48 @@ export class Fleet {
     }
     // Spread the first reports over one period, as real devices powered on at different times.
     const lost = new Set(this.options.lost ?? []);
+    const reporting: string[] = [];
     for (const [id, device] of this.devices) {
       if (lost.has(id) || (device.kind === 'ip' && !device.client)) continue;
       const first = this.random() * this.options.reportingPeriodMs;
       device.timer = setTimeout(() => this.tick(device), first);
+      reporting.push(id);
     }
+    this.scheduleFaults(reporting);
+  }
+
+  /** Starts the periodic faults of `options.faults`. */
+  private scheduleFaults(reporting: string[]): void {
+    const faults = this.options.faults;
+    if (!faults || !reporting.length) return;
+    const make = () => {
+      if (this.stopped) return;
+      // Alternately over-voltage (on a device that meters voltage) and a lamp drawing nothing.
+      const kind: Fault = this.faultsMade++ % 2 === 0 ? 'over_voltage' : 'no_power';
+      const candidates = reporting.filter(
+        (id) => kind !== 'over_voltage' || this.devices.get(id)?.light.layout.some(([code]) => code === 'voltage'),
+      );
+      const id = candidates[Math.floor(this.random() * candidates.length)];
+      if (!id) return;
+      this.injectFault(id, kind);
+      this.options.log?.(`simulator: ${id} reports ${kind.replace('_', ' ')} for ${Math.round(faults.forMs / 1000)} s`);
+      const recover = setTimeout(() => this.injectFault(id, undefined), faults.forMs);
+      recover.unref?.();
+      this.faultTimers.push(recover);
+    };
+    const first = setTimeout(() => {
+      make();
+      const every = setInterval(make, faults.everyMs);
+      every.unref?.();
+      this.faultTimers.push(every);
+    }, faults.firstAfterMs ?? faults.everyMs);
+    first.unref?.();
+    this.faultTimers.push(first);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const timer of this.faultTimers) clearTimeout(timer);
     for (const device of this.devices.values()) clearTimeout(device.timer);
     await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync(true))]);
   }

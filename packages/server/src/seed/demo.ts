@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import { accounts, regions, systemLogSettings } from '../db/schema/index.ts';
+import { seedAlarmMail } from './alarm-demo.ts';
 import type { Essentials } from './essential.ts';
 import { seedStreetLighting } from './street-lighting.ts';
 
@@ -43,7 +44,12 @@ export async function seedDemoAccounts(tx: Tx): Promise<DemoAccounts> {
 }
 
 /** The demo's regions, its street-lighting fleet in Kadıköy and the accounts' log settings. */
-export async function seedDemoFleet(tx: Tx, demo: DemoAccounts, essentials: Essentials): Promise<void> {
+export async function seedDemoFleet(
+  tx: Tx,
+  demo: DemoAccounts,
+  essentials: Essentials,
+  adminEmail: string,
+): Promise<void> {
   const { integratorId } = demo;
   const [kadikoy, uskudar] = demo.subAccountIds;
   const { countryId } = essentials;
@@ -93,6 +99,7 @@ export async function seedDemoFleet(tx: Tx, demo: DemoAccounts, essentials: Esse
     regionIds: { Caferağa: seededRegions[0]?.id as number, Moda: seededRegions[1]?.id as number },
     reference: essentials.reference,
   });
+  await seedAlarmMail(tx, { accountId: kadikoy, adminEmail });
   await tx.insert(systemLogSettings).values(
     [integratorId, kadikoy, uskudar].map((accountId) => ({
       accountId,

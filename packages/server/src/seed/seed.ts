@@ -48,7 +48,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
       accountId,
       roleId: essentials.adminRoleId,
     });
-    if (demo) await seedDemoFleet(tx, demo, essentials);
+    if (demo) await seedDemoFleet(tx, demo, essentials, options.adminEmail);
     return { seeded: true, integratorId: accountId, subAccountIds: demo?.subAccountIds ?? [] };
   });
 }

@@ -10,9 +10,7 @@ import {
 } from '@lampyr/simulator/demo-fleet';
 import type { Db } from '../db/connect.ts';
 import {
-  alertDevicePairing,
   alertParameterGroups,
-  alertParameterTemplates,
   deviceChannelTemplates,
   deviceConnectionStatus,
   deviceModels,
@@ -30,6 +28,7 @@ import {
   taskProfileTimings,
   taskTypes,
 } from '../db/schema/index.ts';
+import { seedAlarmRules } from './alarm-demo.ts';
 import type { DeviceReference } from './essential.ts';
 
 type Tx = Pick<Db, 'insert'>;
@@ -383,52 +382,13 @@ export async function seedStreetLighting(
       })
       .returning({ id: alertParameterGroups.id }),
   );
-  const alertTemplates = await tx
-    .insert(alertParameterTemplates)
-    .values([
-      {
-        accountId,
-        name: 'Over-voltage',
-        groupId: group.id,
-        condition: 'gt',
-        value: 253,
-        unit: 'V',
-        alertLevel: 'high',
-        channelTemplateId: l2Channels.get('voltage'),
-        code: 'OVER_VOLTAGE',
-      },
-      {
-        accountId,
-        name: 'Lamp failure',
-        groupId: group.id,
-        condition: 'lt',
-        value: 5,
-        unit: 'W',
-        alertLevel: 'high',
-        channelTemplateId: l2Channels.get('power'),
-        code: 'LAMP_FAILURE',
-      },
-      {
-        accountId,
-        name: 'Low light at night',
-        groupId: group.id,
-        condition: 'between',
-        value: 0,
-        value2: 10,
-        unit: 'lx',
-        alertLevel: 'medium',
-        channelTemplateId: l2Channels.get('lux'),
-        code: 'LOW_LIGHT',
-      },
-    ])
-    .returning({ id: alertParameterTemplates.id });
-  await tx
-    .insert(alertDevicePairing)
-    .values(
-      inserted
-        .slice(10, 40)
-        .flatMap((d) => alertTemplates.map((t) => ({ accountId, alertTemplateId: t.id, deviceId: d.id }))),
-    );
+  await seedAlarmRules(tx, {
+    accountId,
+    groupId: group.id,
+    channels: l2Channels,
+    meteringDeviceIds: ipDevices.map((d) => d.id),
+    powerOnlyDeviceIds: inserted.slice(0, 10).map((d) => d.id),
+  });
   await tx.insert(deviceNodeLossSettings).values(
     inserted.slice(0, 20).map((d) => ({
       accountId,
