@@ -15,7 +15,7 @@ const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 const MQTT_LOGIN = { username: 'lampyr', password: randomBytes(18).toString('base64url') };
 const DEVICE_UID = 'kdk-ip-0003';
 const suffix = Date.now().toString(36);
-const TEMPLATE = `E2E over-voltage ${suffix}`;
+const TEMPLATE = `E2E over-temperature ${suffix}`;
 
 let server: RunningServer;
 let browser: Browser;
@@ -50,8 +50,9 @@ const list = (prefix: string, filter: Record<string, unknown>) =>
     pageable: { page: 1, size: 10, sort: [] },
   });
 
-const sendVoltage = (value: number) =>
-  publisher.publishAsync(`lampyr/${DEVICE_UID}/up`, JSON.stringify({ values: { voltage: value } }), { qos: 1 });
+/** The light's temperature: a channel the demo's own rules (voltage, power) do not watch. */
+const sendTemperature = (value: number) =>
+  publisher.publishAsync(`lampyr/${DEVICE_UID}/up`, JSON.stringify({ values: { temperature: value } }), { qos: 1 });
 
 describe('alarms in the console', () => {
   beforeAll(async () => {
@@ -113,22 +114,25 @@ describe('alarms in the console', () => {
   });
 
   it('shows an alarm raised on the server live on Real-time Alarms, and acknowledges it', async () => {
-    // The rule: over 253 V on the light's voltage channel is a high alarm, paired with the light.
+    // The rule: over 70 °C on the light's temperature channel is a high alarm, paired with the light.
     expect(await page.getByTestId('account-menu').textContent()).toContain('Kadıköy');
     const [device] = (await list('devices', { uid: DEVICE_UID })).data.content;
     expect(device).toBeDefined();
-    const [voltage] = (
-      await list('device-channel-templates', { deviceTypeModelId: device?.deviceTypeModelId, channelCode: 'voltage' })
+    const [temperature] = (
+      await list('device-channel-templates', {
+        deviceTypeModelId: device?.deviceTypeModelId,
+        channelCode: 'temperature',
+      })
     ).data.content;
-    expect(voltage).toBeDefined();
+    expect(temperature).toBeDefined();
     const template = await api<{ id: number }>('command', 'alert-device-parameter-templates', {
       name: TEMPLATE,
       condition: 'gt',
-      value: 253,
+      value: 70,
       threshold: 5,
-      unit: 'V',
+      unit: '°C',
       alertLevel: 'high',
-      channelTemplateId: voltage?.id,
+      channelTemplateId: temperature?.id,
     });
     expect(template.status).toBe(201);
     const pairing = await api('command', 'alert-device-pairing', {
@@ -148,27 +152,27 @@ describe('alarms in the console', () => {
     await page.getByLabel('Sound and desktop notification for high alarms').click();
     await expect.poll(() => page.getByLabel('Sound and desktop notification for high alarms').isChecked()).toBe(true);
 
-    await sendVoltage(230);
-    // The engine reads new rules shortly after they change: the over-voltage is sent until it counts.
+    await sendTemperature(40);
+    // The engine reads new rules shortly after they change: the high value is sent until it counts.
     const row = page.locator('tr', { hasText: TEMPLATE });
     await expect
       .poll(
         async () => {
-          if (!(await row.isVisible())) await sendVoltage(262);
+          if (!(await row.isVisible())) await sendTemperature(78);
           return row.isVisible();
         },
         { timeout: 30_000, interval: 1_000 },
       )
       .toBe(true);
     expect(await page.evaluate(() => (window as unknown as { e2eMark?: string }).e2eMark)).toBe('same document');
-    await expect.poll(() => row.textContent()).toContain('262 V');
+    await expect.poll(() => row.textContent()).toContain('78 °C');
     expect(await row.textContent()).toContain('High');
     expect(await row.textContent()).toContain('Active');
     const [alarm] = (await list('alert-logs', { templateId: template.data.id })).data.content;
-    expect(alarm).toMatchObject({ state: 'active', value: 262, deviceId: device?.id });
+    expect(alarm).toMatchObject({ state: 'active', value: 78, deviceId: device?.id });
     await screenshot(page, 'alarms-01-raised');
     const notes = () => page.evaluate(() => (window as unknown as { e2eNotes: unknown[] }).e2eNotes);
-    await expect.poll(notes).toEqual([{ title: 'High alarm', body: expect.stringContaining('262 V') }]);
+    await expect.poll(notes).toEqual([{ title: 'High alarm', body: expect.stringContaining('78 °C') }]);
 
     await row.getByRole('button', { name: `Acknowledge alarm ${String(alarm?.id)}` }).click();
     const dialog = page.getByRole('dialog');
@@ -182,8 +186,8 @@ describe('alarms in the console', () => {
     expect(acknowledged?.acknowledgedBy).not.toBeNull();
     await screenshot(page, 'alarms-02-acknowledged');
 
-    // A value back under the hysteresis band (253 − 5) clears it: it leaves the real-time list live.
-    await sendVoltage(240);
+    // A value back under the hysteresis band (70 − 5) clears it: it leaves the real-time list live.
+    await sendTemperature(50);
     await expect.poll(() => row.count(), { timeout: 20_000 }).toBe(0);
     const [cleared] = (await list('alert-logs', { templateId: template.data.id })).data.content;
     expect(cleared).toMatchObject({ state: 'cleared', clearReason: 'value' });
