@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot } from './support/browser.ts';
+import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 /**
@@ -171,6 +171,7 @@ describe('alarms in the console', () => {
     const [alarm] = (await list('alert-logs', { templateId: template.data.id })).data.content;
     expect(alarm).toMatchObject({ state: 'active', value: 78, deviceId: device?.id });
     await screenshot(page, 'alarms-01-raised');
+    expect(await seriousViolations(page)).toEqual([]);
     const notes = () => page.evaluate(() => (window as unknown as { e2eNotes: unknown[] }).e2eNotes);
     await expect.poll(notes).toEqual([{ title: 'High alarm', body: expect.stringContaining('78 °C') }]);
 
@@ -197,6 +198,7 @@ describe('alarms in the console', () => {
     await page.goto(`${server.url}/alerts-alarms/history`);
     const history = page.locator('tr', { hasText: TEMPLATE });
     await expect.poll(() => history.textContent()).toContain('Cleared');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

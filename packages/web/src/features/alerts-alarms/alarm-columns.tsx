@@ -1,10 +1,12 @@
+import { ExclamationCircleFilled, InfoCircleFilled, WarningFilled } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
-import { Badge, Flex, Grid, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Flex, Grid, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { useReferenceNames } from '../../resources/reference-data.ts';
@@ -13,18 +15,33 @@ dayjs.extend(localizedFormat);
 
 export const alarmsResource = getResource('alert-logs');
 
-/** antd's preset tag colours follow the theme's tokens in light and dark. */
-const LEVEL_COLOUR: Record<string, string> = { high: 'error', medium: 'warning', low: 'processing' };
 const STATE_STATUS: Record<string, 'error' | 'warning' | 'success' | 'default'> = {
   active: 'error',
   acknowledged: 'warning',
   cleared: 'success',
 };
 
+/**
+ * An alarm's level: a tag whose icon carries the level's colour (theme tokens, light and dark) and
+ * whose text keeps the text colour, so it reads at AA contrast where a tinted red or amber would not.
+ */
 export function LevelTag({ level }: { level: unknown }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   if (typeof level !== 'string') return <Typography.Text type="secondary">–</Typography.Text>;
-  return <Tag color={LEVEL_COLOUR[level] ?? 'default'}>{t(`alarms.level.${level}`, { defaultValue: level })}</Tag>;
+  const icon =
+    level === 'high' ? (
+      <ExclamationCircleFilled style={{ color: token.colorError }} aria-hidden />
+    ) : level === 'medium' ? (
+      <WarningFilled style={{ color: token.colorWarning }} aria-hidden />
+    ) : (
+      <InfoCircleFilled style={{ color: token.colorInfo }} aria-hidden />
+    );
+  return (
+    <Tag icon={icon} style={level === 'high' ? { borderColor: token.colorError, fontWeight: 600 } : undefined}>
+      {t(`alarms.level.${level}`, { defaultValue: level })}
+    </Tag>
+  );
 }
 
 export function StateBadge({ row }: { row: Row }) {
@@ -63,6 +80,13 @@ export function useAlarmColumns(
   const names = useReferenceNames(alarmsResource, rows, ['deviceId', 'templateId', 'regionId']);
   const nameOf = (prefix: string, id: unknown): ReactNode =>
     typeof id === 'number' ? (names.get(prefix)?.get(id) ?? `#${String(id)}`) : '–';
+  // The device opens its details (latest values, connection, charts): where an operator looks next.
+  const deviceOf = (r: Row): ReactNode =>
+    typeof r.deviceId === 'number' ? (
+      <Link to={`/assets-devices/device-details?id=${String(r.deviceId)}`}>{nameOf('devices', r.deviceId)}</Link>
+    ) : (
+      '–'
+    );
   const templateOf = (r: Row) =>
     r.kind === 'nodeLoss' ? t('alarms.kind.nodeLoss') : nameOf('alert-device-parameter-templates', r.templateId);
   const time = (r: Row) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–');
@@ -81,7 +105,7 @@ export function useAlarmColumns(
           <Flex vertical gap={2}>
             <Flex wrap align="center" gap={4}>
               <LevelTag level={r.alertLevel} />
-              <Typography.Text strong>{nameOf('devices', r.deviceId)}</Typography.Text>
+              <Typography.Text strong>{deviceOf(r)}</Typography.Text>
             </Flex>
             <Typography.Text>
               {templateOf(r)} · {formatValue(r)}
@@ -101,7 +125,7 @@ export function useAlarmColumns(
       title: labels.field('dateTime'),
       render: (_v, r) => <span style={{ whiteSpace: 'nowrap' }}>{time(r)}</span>,
     },
-    { key: 'device', title: labels.field('deviceId'), render: (_v, r) => nameOf('devices', r.deviceId) },
+    { key: 'device', title: labels.field('deviceId'), render: (_v, r) => deviceOf(r) },
     { key: 'template', title: labels.field('templateId'), render: (_v, r) => templateOf(r) },
     {
       key: 'value',

@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, Popconfirm, Select, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Table, Tooltip, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,21 +17,24 @@ import { LiveBadge } from '../assets-devices/live-badge.tsx';
 const NOTIFICATIONS = 'alert-notification-list';
 const resource = getResource(NOTIFICATIONS);
 const STATUSES = ['queued', 'sent', 'failed', 'dead'] as const;
-const STATUS_COLOUR: Record<string, string> = {
+const STATUS_BADGE: Record<string, 'processing' | 'success' | 'warning' | 'error'> = {
   queued: 'processing',
   sent: 'success',
   failed: 'warning',
   dead: 'error',
 };
 const PAGE_SIZES = [20, 50, 100];
+const REFRESH_MS = 10_000;
 
+/** A delivery's status: a coloured dot beside text in the text colour (readable in light and dark). */
 export function StatusTag({ status }: { status: unknown }) {
   const { t } = useTranslation();
   if (typeof status !== 'string') return <Typography.Text type="secondary">–</Typography.Text>;
   return (
-    <Tag color={STATUS_COLOUR[status] ?? 'default'}>
-      {t(`alarms.notifications.status.${status}`, { defaultValue: status })}
-    </Tag>
+    <Badge
+      status={STATUS_BADGE[status] ?? 'default'}
+      text={t(`alarms.notifications.status.${status}`, { defaultValue: status })}
+    />
   );
 }
 
@@ -63,6 +66,8 @@ export default function NotificationListPage() {
     queryKey: keys.list(NOTIFICATIONS, params),
     queryFn: ({ signal }) => listRecords<Row>(NOTIFICATIONS, params, { signal }),
     placeholderData: keepPreviousData,
+    // Deliveries move on (retries, sent, dead) without a live event of their own: read again now and then.
+    refetchInterval: REFRESH_MS,
   });
   const rows = list.data?.content ?? [];
 
