@@ -29,16 +29,18 @@ export function LevelTag({ level }: { level: unknown }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   if (typeof level !== 'string') return <Typography.Text type="secondary">–</Typography.Text>;
-  const icon =
-    level === 'high' ? (
-      <ExclamationCircleFilled style={{ color: token.colorError }} aria-hidden />
-    ) : level === 'medium' ? (
-      <WarningFilled style={{ color: token.colorWarning }} aria-hidden />
-    ) : (
-      <InfoCircleFilled style={{ color: token.colorInfo }} aria-hidden />
-    );
+  const [Icon, color] =
+    level === 'high'
+      ? [ExclamationCircleFilled, token.colorError]
+      : level === 'medium'
+        ? [WarningFilled, token.colorWarning]
+        : [InfoCircleFilled, token.colorInfo];
+  // Tag colours its own icon with the text colour: the level's colour is set on a wrapper instead.
   return (
-    <Tag icon={icon} style={level === 'high' ? { borderColor: token.colorError, fontWeight: 600 } : undefined}>
+    <Tag style={level === 'high' ? { borderColor: token.colorError, fontWeight: 600 } : undefined}>
+      <span style={{ color, marginInlineEnd: token.marginXXS }} aria-hidden>
+        <Icon />
+      </span>
       {t(`alarms.level.${level}`, { defaultValue: level })}
     </Tag>
   );
