@@ -70,6 +70,9 @@ beforeAll(async () => {
       )
     )[0]?.id,
   );
+  // The demo's own rules and its mail-everything event stay out of this test's way.
+  await rows(sql`DELETE FROM alert_device_pairing WHERE device_id = ${deviceId}`);
+  await rows(sql`UPDATE alert_events SET status = 'inactive'`);
   const template = await client.create('alert-device-parameter-templates', {
     name: 'Worker over-voltage',
     condition: 'gt',

@@ -5,6 +5,7 @@ import type { AlarmCommands, AlarmSkipReason } from '../../data/alarm-commands.t
 import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
+import { column } from '../../ingest/array-codec.ts';
 import { NodeLossWatcher } from '../node-loss/node-loss-watcher.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
@@ -50,6 +51,13 @@ const RULE_RESOURCES = [
   'device-models',
 ];
 
+interface Candidate {
+  key: string;
+  device: WatchedDevice;
+  rule: Rule;
+  reading: CommittedReading;
+}
+
 const keyOf = (deviceId: number, channelTemplateId: number, subChannel: number, templateId: number) =>
   `${deviceId}:${channelTemplateId}:${subChannel}:${templateId}`;
 
@@ -77,6 +85,12 @@ export class AlarmEngine implements AlarmCommands {
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void)[] = [];
   private ticking?: Promise<void>;
+  /** Committed values and sightings waiting for the next evaluation. */
+  private pendingReadings: (readonly CommittedReading[])[] = [];
+  private pendingSeen: (readonly CommittedSighting[])[] = [];
+  private evaluating = false;
+  /** Node-loss alarms being cleared by their device's recovery. */
+  private recovering = new Set<number>();
   readonly alarmTimers: AlarmTimers;
   readonly nodeLoss: NodeLossWatcher;
   private readonly minuteSeconds: number;
@@ -174,17 +188,40 @@ export class AlarmEngine implements AlarmCommands {
   }
 
   /**
-   * The ingest committed these values and heard from these devices. Returns at once: the evaluation
-   * runs after the ones before it, off the ingest's path.
+   * The ingest committed these values and heard from these devices. Returns at once: the values join
+   * the ones waiting, and one evaluation takes all that waited (so a backlog is handled in a few
+   * large statements, never one per value).
    */
   onCommitted(readings: readonly CommittedReading[], seen: readonly CommittedSighting[] = []): void {
     if (!readings.length && !seen.length) return;
+    this.pendingReadings.push(readings);
+    if (seen.length) this.pendingSeen.push(seen);
+    if (this.evaluating) return;
+    this.evaluating = true;
     this.ready();
-    this.enqueue(() => this.evaluate(readings, seen));
+    this.enqueue(() => this.evaluatePending());
+  }
+
+  private async evaluatePending(): Promise<void> {
+    try {
+      while (this.pendingReadings.length || this.pendingSeen.length) {
+        const readings = this.pendingReadings.splice(0).flat();
+        const seen = this.pendingSeen.splice(0).flat();
+        await this.evaluate(readings, seen);
+      }
+    } finally {
+      this.evaluating = false;
+      // What arrived while the last statement failed is evaluated with the next commit.
+    }
   }
 
   private async evaluate(readings: readonly CommittedReading[], seen: readonly CommittedSighting[]): Promise<void> {
     const events = new Map<number, LiveEvent[]>();
+    // What changes, in order: alarms to clear, alarms to raise, and raised ones that already cleared
+    // again within this batch (a spike).
+    const toClear: number[] = [];
+    const toRaise = new Map<string, Candidate>();
+    const spikes = new Map<string, CommittedReading>();
     for (const r of readings) {
       const device = this.book.get(r.deviceId);
       const rules = device?.byChannel.get(r.templateId);
@@ -196,51 +233,87 @@ export class AlarmEngine implements AlarmCommands {
         if (last !== undefined && last > at) continue;
         this.lastAt.set(key, at);
         const id = this.active.get(key);
-        if (id === undefined) {
-          if (holds(rule, r.value)) await this.raise(key, device, rule, r, events);
-        } else if (clears(rule, r.value)) {
-          const rows = await this.finish([id], { reason: 'value', userId: null, comment: null, accountId: null });
-          this.forget(id);
-          for (const row of rows) push(events, row, 'cleared');
+        if (id !== undefined) {
+          if (clears(rule, r.value)) {
+            toClear.push(id);
+            this.forget(id);
+          }
+        } else if (toRaise.has(key)) {
+          if (!spikes.has(key) && clears(rule, r.value)) spikes.set(key, r);
+        } else if (holds(rule, r.value)) {
+          toRaise.set(key, { key, device, rule, reading: r });
         }
       }
     }
-    const recovered = seen.map((s) => this.lost.get(s.deviceId)).filter((id): id is number => id !== undefined);
-    if (recovered.length) {
-      const rows = await this.finish(recovered, { reason: 'recovery', userId: null, comment: null, accountId: null });
-      for (const id of recovered) this.forget(id);
-      for (const row of rows) push(events, row, 'cleared');
+    for (const s of seen) {
+      const id = this.lost.get(s.deviceId);
+      if (id !== undefined) {
+        this.forget(id);
+        toClear.push(id);
+        this.recovering.add(id);
+      }
+    }
+    if (toClear.length) {
+      const recovering = toClear.filter((id) => this.recovering.has(id));
+      const byValue = toClear.filter((id) => !this.recovering.has(id));
+      for (const id of recovering) this.recovering.delete(id);
+      for (const row of await this.finish(byValue, { reason: 'value', userId: null, comment: null, accountId: null }))
+        push(events, row, 'cleared');
+      for (const row of await this.finish(recovering, {
+        reason: 'recovery',
+        userId: null,
+        comment: null,
+        accountId: null,
+      }))
+        push(events, row, 'cleared');
+    }
+    if (toRaise.size) {
+      for (const row of await this.raise([...toRaise.values()])) push(events, row, 'raised');
+      const spiked = [...spikes.keys()]
+        .map((key) => this.active.get(key))
+        .filter((id): id is number => id !== undefined);
+      for (const id of spiked) this.forget(id);
+      for (const row of await this.finish(spiked, { reason: 'value', userId: null, comment: null, accountId: null }))
+        push(events, row, 'cleared');
     }
     for (const [accountId, list] of events) this.options.live.publish(accountId, list);
   }
 
-  private async raise(
-    key: string,
-    device: WatchedDevice,
-    rule: Rule,
-    r: CommittedReading,
-    events: Map<number, LiveEvent[]>,
-  ): Promise<void> {
+  /**
+   * Raises alarms in one statement: INSERT … ON CONFLICT DO NOTHING against the partial unique index
+   * of active alarms, with their alert events' timers and the transaction log. Those another worker
+   * raised first are only learnt (their ids). Returns the rows this worker raised.
+   */
+  private async raise(candidates: Candidate[]): Promise<Record<string, unknown>[]> {
     const { db } = this.options;
+    const c = candidates;
+    const iso = (d: Date) => d.toISOString();
     const e = sql.raw('e');
-    const match = eventMatch(
-      e,
-      sql`${device.accountId}::bigint`,
-      sql`${r.deviceId}::bigint`,
-      sql`${rule.channelTemplateId}::bigint`,
-    );
+    const matchOf = (i: string) =>
+      eventMatch(e, sql.raw(`${i}.account_id`), sql.raw(`${i}.device_id`), sql.raw(`${i}.channel_template_id`));
     const raised = rowsOf(
       await db.execute(sql`
-        WITH raised AS (
+        WITH input AS (
+          SELECT * FROM unnest(
+            ${column(c, (x) => x.device.accountId)}::bigint[], ${column(c, (x) => x.rule.alertLevel)}::text[],
+            ${column(c, (x) => iso(x.reading.dateTime))}::timestamptz[], ${column(c, (x) => x.reading.deviceId)}::bigint[],
+            ${column(c, (x) => x.rule.templateId)}::bigint[], ${column(c, (x) => x.reading.value)}::float8[],
+            ${column(c, (x) => x.rule.unit)}::text[], ${column(c, (x) => x.rule.channelCode)}::text[],
+            ${column(c, (x) => x.rule.channelName)}::text[], ${column(c, (x) => x.device.regionId)}::bigint[],
+            ${column(c, (x) => x.device.deviceTypeId)}::bigint[], ${column(c, (x) => x.rule.templateName)}::text[],
+            ${column(c, (x) => x.rule.channelTemplateId)}::bigint[], ${column(c, (x) => x.reading.subChannel)}::int[])
+          AS i(account_id, alert_level, date_time, device_id, template_id, value, unit, channel_type, channel_value,
+               region_id, device_type_id, template_name, channel_template_id, sub_channel)
+        ), raised AS (
           INSERT INTO alert_logs
             (account_id, alert_level, date_time, device_id, template_id, value, unit, channel_type, channel_value,
              region_id, device_type_id, event_name, channel_template_id, sub_channel, kind, state, is_active)
-          VALUES (${device.accountId}, ${rule.alertLevel}, ${r.dateTime.toISOString()}::timestamptz, ${r.deviceId},
-            ${rule.templateId}, ${r.value}, ${rule.unit}, ${rule.channelCode}, ${rule.channelName},
-            ${device.regionId}, ${device.deviceTypeId},
-            coalesce((SELECT e.event_name FROM alert_events e WHERE ${match} ORDER BY e.priority NULLS LAST, e.id LIMIT 1),
-              ${rule.templateName}),
-            ${rule.channelTemplateId}, ${r.subChannel}, 'threshold', 'active', true)
+          SELECT i.account_id, i.alert_level, i.date_time, i.device_id, i.template_id, i.value, i.unit, i.channel_type,
+            i.channel_value, i.region_id, i.device_type_id,
+            coalesce((SELECT e.event_name FROM alert_events e WHERE ${matchOf('i')} ORDER BY e.priority NULLS LAST, e.id LIMIT 1),
+              i.template_name),
+            i.channel_template_id, i.sub_channel, 'threshold', 'active', true
+          FROM input i
           ON CONFLICT DO NOTHING
           RETURNING *
         ), timers AS (
@@ -248,7 +321,7 @@ export class AlarmEngine implements AlarmCommands {
           SELECT r.account_id, r.id, e.id,
             now() + make_interval(secs => CASE WHEN e.turn_to_alarm THEN coalesce(e.duration_of_alarm, 0) ELSE 0 END
               * ${this.minuteSeconds}::float8)
-          FROM raised r JOIN alert_events e ON ${match}
+          FROM raised r JOIN alert_events e ON ${matchOf('r')}
           ON CONFLICT DO NOTHING
         ), logged AS (
           INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
@@ -256,20 +329,25 @@ export class AlarmEngine implements AlarmCommands {
         )
         SELECT * FROM raised`),
     );
-    const row = raised[0];
-    if (row) {
-      this.remember(key, Number(row.id));
-      push(events, row, 'raised');
-      return;
+    const keyOfRow = (row: Record<string, unknown>) =>
+      keyOf(Number(row.device_id), Number(row.channel_template_id), Number(row.sub_channel), Number(row.template_id));
+    for (const row of raised) this.remember(keyOfRow(row), Number(row.id));
+    if (raised.length < c.length) {
+      // Another worker raised the rest first: this one only learns their ids.
+      const missing = c.filter((x) => !this.active.has(x.key));
+      const others = rowsOf(
+        await db.execute(sql`
+          SELECT a.id, a.device_id, a.channel_template_id, a.sub_channel, a.template_id FROM alert_logs a
+          JOIN unnest(${column(missing, (x) => x.reading.deviceId)}::bigint[], ${column(missing, (x) => x.rule.channelTemplateId)}::bigint[],
+            ${column(missing, (x) => x.reading.subChannel)}::int[], ${column(missing, (x) => x.rule.templateId)}::bigint[])
+            AS m(device_id, channel_template_id, sub_channel, template_id)
+          ON a.device_id = m.device_id AND a.channel_template_id = m.channel_template_id
+            AND a.sub_channel = m.sub_channel AND a.template_id = m.template_id
+          WHERE a.is_active AND a.kind = 'threshold'`),
+      );
+      for (const row of others) this.remember(keyOfRow(row), Number(row.id));
     }
-    // Another worker raised it first: this one only learns its id.
-    const [other] = rowsOf(
-      await db.execute(sql`
-        SELECT id FROM alert_logs
-        WHERE is_active AND kind = 'threshold' AND device_id = ${r.deviceId} AND channel_template_id = ${rule.channelTemplateId}
-          AND sub_channel = ${r.subChannel} AND template_id = ${rule.templateId}`),
-    );
-    if (other) this.remember(key, Number(other.id));
+    return raised;
   }
 
   private remember(key: string, id: number): void {
