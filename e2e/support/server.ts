@@ -8,6 +8,8 @@ export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
 export interface RunningServer {
   url: string;
+  /** The embedded broker's address. */
+  mqttUrl: string;
   dataDir: string;
   log: () => string;
   stop: () => Promise<void>;
@@ -25,8 +27,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `packages/server` on a free port with a fresh data directory (embedded PGlite). */
-export async function startServer(): Promise<RunningServer> {
+/**
+ * Starts `packages/server` on a free port with a fresh data directory (embedded PGlite); `extraEnv`
+ * adds settings (a test that publishes to the broker gives Lampyr's MQTT login).
+ */
+export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const port = await freePort();
   const mqttPort = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-e2e-'));
@@ -36,6 +41,7 @@ export async function startServer(): Promise<RunningServer> {
     MQTT_PORT: String(mqttPort),
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   delete env.MQTT_URL;
@@ -74,6 +80,7 @@ export async function startServer(): Promise<RunningServer> {
   }
   return {
     url,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     dataDir,
     log: () => output,
     stop: async () => {

@@ -8,14 +8,14 @@ import {
 } from '../src/lib/console-store.ts';
 
 describe('persisted client store', () => {
-  it('persists only table parameters and form values under persist:lampyr', async () => {
+  it('persists only table parameters, form values and the alert opt-in under persist:lampyr', async () => {
     await restorePersistedState();
     const store = useConsoleStore.getState();
     store.setTableParams('countries', { page: 3 });
     store.setFormValues('countries:create', { name: 'Gürcistan' });
     expect(PERSIST_KEY).toBe('persist:lampyr');
     const saved = JSON.parse(window.localStorage.getItem(PERSIST_KEY) ?? '{}');
-    expect(Object.keys(saved.state).sort()).toEqual(['formValues', 'tableParams']);
+    expect(Object.keys(saved.state).sort()).toEqual(['alertPrefs', 'formValues', 'tableParams']);
     expect(saved.state.tableParams.countries).toEqual({ ...defaultTableParams(), page: 3 });
   });
 

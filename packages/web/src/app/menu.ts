@@ -34,6 +34,7 @@ function group(key: string, slots: readonly Slot[]): MenuGroup {
 }
 
 const overview = lazy(() => import('../features/dashboards/overview-page.tsx'));
+const alarmHistory = lazy(() => import('../features/alerts-alarms/history-page.tsx'));
 const graphic = lazy(() => import('../features/assets-devices/graphic-page.tsx'));
 
 const ad = 'assets-devices';
@@ -72,10 +73,18 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     action('config-deploy'),
     entry(ad, 'map', { page: lazy(() => import('../features/assets-devices/map-page.tsx')) }),
   ]),
+  // Four screens of alarms, four jobs: Real-time Alarms (what needs an operator now, live, with its
+  // actions), Alarm History (every alarm over a time range), and the catalogue's record lists of
+  // alert logs and alert event logs (the raw records, filterable per field).
   group('alerts-alarms', [
-    entry('alerts-alarms', 'real-time', { resource: 'alert-logs', filter: { isActive: true } }),
-    entry('alerts-alarms', 'history', { resource: 'alert-logs' }),
+    entry('alerts-alarms', 'real-time', { page: lazy(() => import('../features/alerts-alarms/real-time-page.tsx')) }),
+    entry('alerts-alarms', 'history', { page: alarmHistory }),
     entry('alerts-alarms', 'configuration', { resource: 'alert-device-parameter-templates' }),
+    ENTITIES,
+    entry('alerts-alarms', 'alert-notification-list', {
+      label: ['resources:alert-notification-list.menu', 'resources:alert-notification-list.title'],
+      page: lazy(() => import('../features/alerts-alarms/alert-notification-list-page.tsx')),
+    }),
   ]),
   // SPEC §2 hides five of these routes' names; they take the catalogue's routes of the SPEC §3
   // entities they hold. Configuration, running tasks and history show the closest entity's list.
@@ -87,7 +96,7 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   ]),
   // SPEC §2's reports: a date range, a device, its channels and a chart (the graphic screen).
   group('reports-analytics', [
-    entry('reports-analytics', 'alarms', { resource: 'alert-logs' }),
+    entry('reports-analytics', 'alarms', { page: alarmHistory }),
     entry('reports-analytics', 'analytics', { page: graphic }),
     entry('reports-analytics', 'device-asset', { resource: 'devices' }),
     entry('reports-analytics', 'savings', {

@@ -19,9 +19,21 @@ export interface SelectOption {
   label: string;
 }
 
+/** What this browser does when an alarm or a console notification arrives (the operator's choice). */
+export interface AlertPrefs {
+  /** A short sound and a desktop notification for a raised HIGH alarm. */
+  desktop: boolean;
+  /** Web Push to this browser, even with the console closed. */
+  push: boolean;
+  /** A chime or spoken text for an `audio` notification. */
+  audio: boolean;
+}
+
 export interface ConsoleState {
   tableParams: Record<string, TableParams>;
   formValues: Record<string, Record<string, unknown>>;
+  alertPrefs: AlertPrefs;
+  setAlertPrefs: (patch: Partial<AlertPrefs>) => void;
   setTableParams: (prefix: string, patch: Partial<TableParams>) => void;
   resetTableParams: (prefix: string) => void;
   setFormValues: (formKey: string, values: Record<string, unknown>) => void;
@@ -41,6 +53,8 @@ export const useConsoleStore = create<ConsoleState>()(
     (set) => ({
       tableParams: {},
       formValues: {},
+      alertPrefs: { desktop: false, push: false, audio: false },
+      setAlertPrefs: (patch) => set((state) => ({ alertPrefs: { ...state.alertPrefs, ...patch } })),
       setTableParams: (prefix, patch) =>
         set((state) => ({
           tableParams: { ...state.tableParams, [prefix]: { ...tableParamsOf(state, prefix), ...patch } },
@@ -58,8 +72,13 @@ export const useConsoleStore = create<ConsoleState>()(
       name: PERSIST_KEY,
       version: 1,
       storage: createJSONStorage(() => window.localStorage),
-      // SPEC §1: only table parameters and form values are persisted.
-      partialize: (state) => ({ tableParams: state.tableParams, formValues: state.formValues }),
+      // SPEC §1: table parameters and form values are persisted; so is the operator's alert opt-in,
+      // which the browser's own permission alone cannot say (it may allow and the operator mute).
+      partialize: (state) => ({
+        tableParams: state.tableParams,
+        formValues: state.formValues,
+        alertPrefs: state.alertPrefs,
+      }),
       skipHydration: true,
     },
   ),

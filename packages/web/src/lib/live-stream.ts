@@ -2,13 +2,19 @@ import type { LiveEvent, Page } from '@lampyr/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { ALARMS, applyAlarmEvent, type LiveNotification } from './alarm-cache.ts';
 import { apiUrl, request } from './api-client.ts';
 import { queryClient } from './query-client.ts';
 import { keys } from './query-keys.ts';
 import type { Row } from './resource-api.ts';
 import { authToken, selectedAccountId } from './session-storage.ts';
 
-export type { LiveEvent, LiveStatus, LiveValue, LiveWrite } from '@lampyr/contract';
+export type { LiveStatus, LiveValue, LiveWrite } from '@lampyr/contract';
+
+/** Every event of the stream: the contract's and a console notification. */
+export type ConsoleEvent = LiveEvent | ({ type: 'notification' } & LiveNotification);
+
+const EVENT_TYPES = ['value', 'status', 'write', 'alarm', 'notification'] as const;
 
 export type LiveState = 'idle' | 'connecting' | 'open' | 'retrying';
 
@@ -63,7 +69,7 @@ function refreshSoon(client: QueryClient, prefix: string): void {
  * record redraws without a reload: latest values, connection statuses and writes in place; a
  * list filtered to the event's device that lacks it is refetched.
  */
-export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
+export function applyLiveEvent(client: QueryClient, event: ConsoleEvent): void {
   if (event.type === 'value') {
     const { deviceId, deviceChannelTemplateId, subChannel, value, status, dateTime } = event;
     const found = patchLists(
@@ -93,10 +99,16 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     const found = patchLists(client, 'channel-write-values', (r) => r.id === id, patch);
     client.setQueryData<Row>(keys.detail('channel-write-values', id), (row) => (row ? { ...row, ...patch } : row));
     if (!found) refreshSoon(client, 'channel-write-values');
+  } else if (event.type === 'alarm') {
+    const { type: _type, ...alarm } = event;
+    if (applyAlarmEvent(client, alarm)) refreshSoon(client, ALARMS);
+  } else if (event.type === 'notification') {
+    // The notification list's rows are written by the server: a new one is fetched, not built here.
+    refreshSoon(client, 'alert-notification-list');
   }
 }
 
-type Listener = (event: LiveEvent) => void;
+type Listener = (event: ConsoleEvent) => void;
 const listeners = new Set<Listener>();
 
 /** Hears every live event of this tab's shared connection. */
@@ -125,10 +137,10 @@ export async function streamUrl(): Promise<string | undefined> {
   return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams({ ticket })}`;
 }
 
-function dispatch(type: LiveEvent['type'], data: string): void {
-  let event: LiveEvent;
+function dispatch(type: ConsoleEvent['type'], data: string): void {
+  let event: ConsoleEvent;
   try {
-    event = { type, ...(JSON.parse(data) as object) } as LiveEvent;
+    event = { type, ...(JSON.parse(data) as object) } as ConsoleEvent;
   } catch {
     return;
   }
@@ -169,8 +181,7 @@ async function open(): Promise<void> {
   const es = new EventSource(url);
   source = es;
   es.onopen = () => useLiveState.setState({ state: 'open' });
-  for (const type of ['value', 'status', 'write'] as const)
-    es.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
+  for (const type of EVENT_TYPES) es.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   es.onerror = () => {
     // A ticket opens one connection: the browser's own reconnect would be refused, so a dropped
     // or refused stream is closed here and opened again with a new ticket.

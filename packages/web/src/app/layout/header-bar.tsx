@@ -5,6 +5,7 @@ import { useLocation } from 'react-router';
 import type { AccountSummary } from '../../lib/session-storage.ts';
 import { locate } from '../menu.ts';
 import { AccountMenu } from './account-menu.tsx';
+import { AlertSettings } from './alert-settings.tsx';
 import { LanguageMenu } from './language-menu.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
 
@@ -55,6 +56,7 @@ export function HeaderBar({
           </Typography.Title>
         </Flex>
         <Space size="small">
+          <AlertSettings />
           <AccountMenu selected={account} />
           <LanguageMenu />
           <ThemeSwitch />

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { resolveSelectedAccount } from '../../lib/session-storage.ts';
 import { PageLoading } from '../page-loading.tsx';
+import { AlertListener } from './alert-listener.tsx';
 import { ConsoleProviders } from './console-providers.tsx';
 import { HeaderBar } from './header-bar.tsx';
 import { SideMenu } from './side-menu.tsx';
@@ -39,6 +40,7 @@ export default function ShellLayout() {
   const { sideMenu, footerHeight } = CONSTANTS;
   return (
     <ConsoleProviders>
+      <AlertListener />
       <Layout style={{ minHeight: '100vh' }}>
         <Sider
           width={sideMenu.width}

@@ -1,0 +1,226 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { getResource } from '@lampyr/contract';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Table, Tooltip, Typography, theme } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { resendNotifications } from '../../lib/alarm-api.ts';
+import { HttpError } from '../../lib/api-errors.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { keys } from '../../lib/query-keys.ts';
+import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { LiveBadge } from '../assets-devices/live-badge.tsx';
+
+const NOTIFICATIONS = 'alert-notification-list';
+const resource = getResource(NOTIFICATIONS);
+const STATUSES = ['queued', 'sent', 'failed', 'dead'] as const;
+const STATUS_BADGE: Record<string, 'processing' | 'success' | 'warning' | 'error'> = {
+  queued: 'processing',
+  sent: 'success',
+  failed: 'warning',
+  dead: 'error',
+};
+const PAGE_SIZES = [20, 50, 100];
+const REFRESH_MS = 10_000;
+
+/** A delivery's status: a coloured dot beside text in the text colour (readable in light and dark). */
+export function StatusTag({ status }: { status: unknown }) {
+  const { t } = useTranslation();
+  if (typeof status !== 'string') return <Typography.Text type="secondary">–</Typography.Text>;
+  return (
+    <Badge
+      status={STATUS_BADGE[status] ?? 'default'}
+      text={t(`alarms.notifications.status.${status}`, { defaultValue: status })}
+    />
+  );
+}
+
+const when = (value: unknown) => (value ? dayjs(String(value)).format('L LTS') : '–');
+
+/**
+ * The notification list: every message sent or being sent for alarms, with its delivery (status,
+ * attempts, last error, when sent, next attempt), kept fresh from the stream; one or a selection
+ * can be sent again.
+ */
+export default function NotificationListPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const labels = useResourceLabels(resource);
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(PAGE_SIZES[0] as number);
+  const [status, setStatus] = useState<string[]>([]);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [sending, setSending] = useState(false);
+  const params: ListParams = {
+    filter: status.length ? { status } : null,
+    detailFilter: [],
+    selectedColumns: null,
+    pageable: { page, size, sort: ['dateTime,desc'] },
+  };
+  const list = useQuery({
+    queryKey: keys.list(NOTIFICATIONS, params),
+    queryFn: ({ signal }) => listRecords<Row>(NOTIFICATIONS, params, { signal }),
+    placeholderData: keepPreviousData,
+    // Deliveries move on (retries, sent, dead) without a live event of their own: read again now and then.
+    refetchInterval: REFRESH_MS,
+  });
+  const rows = list.data?.content ?? [];
+
+  const resend = async (ids: number[]) => {
+    setSending(true);
+    try {
+      const result = await resendNotifications(ids);
+      message.success(
+        t('alarms.notifications.resent', { updated: result.updated.length, skipped: result.skipped.length }),
+      );
+      setSelected([]);
+    } catch (error) {
+      // A server without the notification service has no resend yet.
+      if (error instanceof HttpError && error.httpStatus === 404) message.warning(t('alarms.notifications.noResend'));
+      else message.error(errorMessage(error, t));
+    } finally {
+      setSending(false);
+      void client.invalidateQueries({ queryKey: keys.lists(NOTIFICATIONS) });
+    }
+  };
+
+  const confirmResend = (ids: number[], trigger: React.ReactNode) => (
+    <Popconfirm
+      title={t('alarms.notifications.resendConfirm', { count: ids.length })}
+      okText={t('alarms.notifications.resend')}
+      cancelText={t('action.cancel')}
+      onConfirm={() => resend(ids)}
+      disabled={!ids.length}
+    >
+      {trigger}
+    </Popconfirm>
+  );
+
+  return (
+    <Card>
+      <ScreenTitle title={labels.title} spaced>
+        <LiveBadge />
+      </ScreenTitle>
+      <Flex wrap gap={token.marginSM} align="center" style={{ marginBottom: token.margin }}>
+        <Select
+          mode="multiple"
+          allowClear
+          style={{ minWidth: 200 }}
+          placeholder={labels.field('status')}
+          aria-label={labels.field('status')}
+          value={status}
+          options={STATUSES.map((value) => ({ value, label: t(`alarms.notifications.status.${value}`) }))}
+          onChange={(v: string[]) => {
+            setStatus(v);
+            setPage(1);
+          }}
+        />
+        <Typography.Text strong>{t('alarms.selected', { count: selected.length })}</Typography.Text>
+        {confirmResend(
+          selected,
+          <Button icon={<ReloadOutlined />} disabled={!selected.length} loading={sending}>
+            {t('alarms.notifications.resend')}
+          </Button>,
+        )}
+      </Flex>
+      {list.isError && (
+        <Typography.Paragraph type="danger" role="alert">
+          {errorMessage(list.error, t)}
+        </Typography.Paragraph>
+      )}
+      <Table<Row>
+        rowKey="id"
+        size="small"
+        scroll={{ x: 'max-content' }}
+        loading={list.isLoading || list.isFetching}
+        dataSource={rows}
+        locale={{ emptyText: <Empty description={t('alarms.notifications.none')} /> }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (next) => setSelected(next as number[]) }}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: list.data?.totalElements ?? 0,
+          pageSizeOptions: PAGE_SIZES,
+          showSizeChanger: true,
+          onChange: (next, nextSize) => {
+            setPage(nextSize === size ? next : 1);
+            setSize(nextSize);
+          },
+        }}
+        columns={[
+          { key: 'dateTime', title: labels.field('dateTime'), width: 170, render: (_v, r) => when(r.dateTime) },
+          {
+            key: 'channel',
+            title: labels.field('channel'),
+            render: (_v, r) => (r.channel ? labels.option('channel', String(r.channel)) : '–'),
+          },
+          { key: 'recipient', title: labels.field('recipient'), render: (_v, r) => String(r.recipient ?? '–') },
+          {
+            key: 'subject',
+            title: labels.field('subject'),
+            render: (_v, r) => (
+              <Typography.Text ellipsis style={{ maxWidth: 220 }} title={String(r.subject ?? '')}>
+                {String(r.subject ?? '–')}
+              </Typography.Text>
+            ),
+          },
+          { key: 'status', title: labels.field('status'), render: (_v, r) => <StatusTag status={r.status} /> },
+          {
+            key: 'attempts',
+            title: t('alarms.notifications.attempts'),
+            align: 'right',
+            render: (_v, r) => (typeof r.attempts === 'number' ? r.attempts : '–'),
+          },
+          {
+            key: 'lastError',
+            title: t('alarms.notifications.lastError'),
+            render: (_v, r) =>
+              r.lastError ? (
+                <Typography.Text type="danger" ellipsis style={{ maxWidth: 240 }} title={String(r.lastError)}>
+                  {String(r.lastError)}
+                </Typography.Text>
+              ) : (
+                '–'
+              ),
+          },
+          {
+            key: 'sentAt',
+            title: t('alarms.notifications.sentAt'),
+            width: 170,
+            render: (_v, r) =>
+              r.sentAt ? (
+                when(r.sentAt)
+              ) : r.nextAttemptAt ? (
+                <Tooltip title={t('alarms.notifications.nextAttempt')}>
+                  <Typography.Text type="secondary">→ {when(r.nextAttemptAt)}</Typography.Text>
+                </Tooltip>
+              ) : (
+                '–'
+              ),
+          },
+          {
+            key: 'actions',
+            title: t('resource.actions'),
+            render: (_v, r) =>
+              confirmResend(
+                [r.id],
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<ReloadOutlined />}
+                  // A queued message is about to be sent anyway.
+                  disabled={r.status === 'queued'}
+                  aria-label={t('alarms.notifications.resendOne', { id: r.id })}
+                />,
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

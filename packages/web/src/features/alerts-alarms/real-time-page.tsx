@@ -1,0 +1,158 @@
+import { CheckOutlined, ClockCircleOutlined, StopOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Empty, Flex, Space, Switch, Table, Tooltip, Typography, theme } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAlertToggles } from '../../app/layout/alert-settings.tsx';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { ALARMS, OPEN_STATES } from '../../lib/alarm-cache.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { keys } from '../../lib/query-keys.ts';
+import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import { LiveBadge } from '../assets-devices/live-badge.tsx';
+import { useAlarmColumns } from './alarm-columns.tsx';
+import { useAlarmAction } from './use-alarm-action.tsx';
+
+const PAGE_SIZES = [20, 50, 100];
+
+/** The real-time list's query: alarms not cleared, newest first (what alarm-cache.ts keeps live). */
+export function realTimeParams(page: number, size: number): ListParams {
+  return {
+    filter: { state: [...OPEN_STATES] },
+    detailFilter: [],
+    selectedColumns: null,
+    pageable: { page, size, sort: ['dateTime,desc'] },
+  };
+}
+
+/**
+ * Real-time Alarms: the alarms not yet cleared, kept live from the stream (lib/alarm-cache.ts);
+ * acknowledge, clear or shelve one or a selection, confirmed, with how many changed.
+ */
+export default function RealTimeAlarmsPage() {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(PAGE_SIZES[0] as number);
+  const [selected, setSelected] = useState<number[]>([]);
+  const params = realTimeParams(page, size);
+  const list = useQuery({
+    queryKey: keys.list(ALARMS, params),
+    queryFn: ({ signal }) => listRecords<Row>(ALARMS, params, { signal }),
+    placeholderData: keepPreviousData,
+  });
+  const rows = list.data?.content ?? [];
+  const { prefs, setDesktop } = useAlertToggles();
+  const action = useAlarmAction(() => setSelected([]));
+  // A row that left the list (cleared elsewhere) leaves the selection too.
+  const chosen = selected.filter((id) => rows.some((r) => r.id === id));
+
+  const actionsColumn: ColumnsType<Row>[number] = {
+    key: 'actions',
+    title: t('resource.actions'),
+    width: 120,
+    render: (_v, r) => (
+      <Flex wrap gap={0}>
+        <Tooltip title={t('alarms.actions.acknowledge')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<CheckOutlined />}
+            aria-label={t('alarms.actions.acknowledgeOne', { id: r.id })}
+            disabled={r.state !== 'active'}
+            onClick={() => action.start('acknowledge', [r.id])}
+          />
+        </Tooltip>
+        <Tooltip title={t('alarms.actions.shelve')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<ClockCircleOutlined />}
+            aria-label={t('alarms.actions.shelveOne', { id: r.id })}
+            onClick={() => action.start('shelve', [r.id])}
+          />
+        </Tooltip>
+        <Tooltip title={t('alarms.actions.clear')}>
+          <Button
+            type="text"
+            size="small"
+            danger
+            icon={<StopOutlined />}
+            aria-label={t('alarms.actions.clearOne', { id: r.id })}
+            onClick={() => action.start('clear', [r.id])}
+          />
+        </Tooltip>
+      </Flex>
+    ),
+  };
+  const columns = useAlarmColumns(rows, [actionsColumn], [{ ...actionsColumn, title: '', width: 40 }]);
+
+  return (
+    <Card>
+      <ScreenTitle title={t('menu.alerts-alarms.real-time')} spaced>
+        <LiveBadge />
+      </ScreenTitle>
+      <Flex wrap justify="space-between" align="center" gap={token.marginSM} style={{ marginBottom: token.margin }}>
+        <Space wrap>
+          <Typography.Text strong data-testid="selection-count">
+            {t('alarms.selected', { count: chosen.length })}
+          </Typography.Text>
+          <Button
+            icon={<CheckOutlined />}
+            disabled={!chosen.length}
+            onClick={() => action.start('acknowledge', chosen)}
+          >
+            {t('alarms.actions.acknowledge')}
+          </Button>
+          <Button
+            icon={<ClockCircleOutlined />}
+            disabled={!chosen.length}
+            onClick={() => action.start('shelve', chosen)}
+          >
+            {t('alarms.actions.shelve')}
+          </Button>
+          <Button
+            danger
+            icon={<StopOutlined />}
+            disabled={!chosen.length}
+            onClick={() => action.start('clear', chosen)}
+          >
+            {t('alarms.actions.clear')}
+          </Button>
+        </Space>
+        <Space>
+          <Switch id="desktop-alerts" size="small" checked={prefs.desktop} onChange={(on) => void setDesktop(on)} />
+          <label htmlFor="desktop-alerts">{t('alarms.prefs.desktop')}</label>
+        </Space>
+      </Flex>
+      {list.isError && (
+        <Typography.Paragraph type="danger" role="alert">
+          {errorMessage(list.error, t)}
+        </Typography.Paragraph>
+      )}
+      <Table<Row>
+        rowKey="id"
+        size="small"
+        loading={list.isLoading || list.isFetching}
+        dataSource={rows}
+        columns={columns}
+        locale={{ emptyText: <Empty description={t('alarms.noneActive')} /> }}
+        rowSelection={{ selectedRowKeys: chosen, onChange: (next) => setSelected(next as number[]) }}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: list.data?.totalElements ?? 0,
+          pageSizeOptions: PAGE_SIZES,
+          showSizeChanger: true,
+          showTotal: (total) => t('alarms.total', { count: total }),
+          onChange: (next, nextSize) => {
+            setPage(nextSize === size ? next : 1);
+            setSize(nextSize);
+          },
+        }}
+      />
+      {action.dialog}
+    </Card>
+  );
+}
