@@ -4,6 +4,7 @@ export * from './catalogue/gateways.ts';
 export * from './catalogue/index.ts';
 export * from './catalogue/logs.ts';
 export * from './catalogue/maintenance.ts';
+export * from './catalogue/schedule-rules.ts';
 export * from './catalogue/system.ts';
 export * from './catalogue/tasks.ts';
 export * from './constants.ts';

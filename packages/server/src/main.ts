@@ -6,6 +6,7 @@ import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { SunTable } from './engines/sun-times/sun-table.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  // Sun times for every city, 400 days ahead: now, daily, and when a city moves or changes zone.
+  const stopSunTable = new SunTable(database.db, (error) => app.log.error(error)).start(commands, () => new Date());
   const telemetry = await startTelemetry(config, database, { live, commands }, app.log, ctx.secretBox);
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
   const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
   await fleet?.start();
   const shutdown = async () => {
     await fleet?.stop();
+    stopSunTable();
     await app.close();
     await telemetry.close();
     await database.close();

@@ -54,7 +54,10 @@ export async function seedReferenceData(tx: Tx): Promise<Essentials> {
     ])
     .returning({ id: roles.id });
 
-  const [turkey] = await tx.insert(countries).values({ name: 'Türkiye' }).returning({ id: countries.id });
+  const [turkey] = await tx
+    .insert(countries)
+    .values({ name: 'Türkiye', timeZone: 'Europe/Istanbul' })
+    .returning({ id: countries.id });
   const countryId = turkey?.id as number;
   const places = new Map<string, { cityId: number; stateId: number }>();
   for (const province of TURKEY) {
