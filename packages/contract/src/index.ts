@@ -11,5 +11,6 @@ export * from './constants.ts';
 export * from './fields.ts';
 export * from './formula.ts';
 export * from './resource.ts';
+export * from './schedules.ts';
 export * from './validation.ts';
 export * from './wire.ts';

@@ -18,6 +18,7 @@ import { registerDocs } from './api/openapi.ts';
 import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
 import { registerResourceRoutes } from './api/resource-routes.ts';
+import { registerScheduleRoutes } from './api/schedule-routes.ts';
 import { installSecurityHeaders } from './api/security-headers.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
@@ -27,6 +28,7 @@ import { Tokens } from './auth/tokens.ts';
 import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
+import { SchedulePreviews } from './engines/schedules/preview.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -110,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
+  registerScheduleRoutes(app, ctx, new SchedulePreviews(options.db));
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

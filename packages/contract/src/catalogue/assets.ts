@@ -65,6 +65,8 @@ export const deviceModels = defineResource({
     detail: field.longText(),
     parameterGroupCode: field.text({ required: true, list: true }),
     classType: field.enum(['A', 'B', 'C'], { list: true, codes: true }),
+    /** The luminaire's power at 100 % (W): schedule previews estimate energy from it. */
+    ratedPower: field.number({ min: 0, max: 100000 }),
   },
 });
 

@@ -78,6 +78,8 @@ export const countries = defineResource({
     name: field.text({ required: true, list: true, search: true }),
     /** The zone its cities keep their clocks in unless a city names its own. */
     timeZone: field.text({ list: true, format: 'timeZone', maxLength: 64 }),
+    /** ISO 3166-1 alpha-2 (TR): whose public holidays schedules keep. */
+    isoCode: field.text({ list: true, min: 2, maxLength: 2 }),
   },
 });
 

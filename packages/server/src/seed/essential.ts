@@ -56,7 +56,7 @@ export async function seedReferenceData(tx: Tx): Promise<Essentials> {
 
   const [turkey] = await tx
     .insert(countries)
-    .values({ name: 'Türkiye', timeZone: 'Europe/Istanbul' })
+    .values({ name: 'Türkiye', timeZone: 'Europe/Istanbul', isoCode: 'TR' })
     .returning({ id: countries.id });
   const countryId = turkey?.id as number;
   const places = new Map<string, { cityId: number; stateId: number }>();

@@ -31,6 +31,7 @@ import {
   taskTypes,
 } from '../db/schema/index.ts';
 import type { DeviceReference } from './essential.ts';
+import { ratedPowerOf } from './luminaire-power.ts';
 
 type Tx = Pick<Db, 'insert'>;
 
@@ -190,6 +191,7 @@ export async function seedStreetLighting(
           classType,
           supportTask: true,
           parameterGroupCode: 'SLC',
+          ratedPower: ratedPowerOf(modelName),
         })
         .returning({ id: deviceModels.id }),
     );

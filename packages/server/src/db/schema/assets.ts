@@ -65,6 +65,7 @@ export const deviceModels = resourceTable(
     detail: text(),
     parameterGroupCode: text().notNull(),
     classType: text(),
+    ratedPower: doublePrecision(),
   }),
 );
 

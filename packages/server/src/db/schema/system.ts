@@ -107,6 +107,7 @@ export const countries = resourceTable(
     ...recordColumns(),
     name: text().notNull().unique(),
     timeZone: text(),
+    isoCode: text(),
   }),
 );
 

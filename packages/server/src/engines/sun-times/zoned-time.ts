@@ -65,6 +65,19 @@ export function localTime(instant: Date, timeZone: string, seconds = false): str
  * twice (fall back) is its first showing. `minutes` may pass 1440 (next day) or go below 0.
  */
 export function zonedInstant(date: string, minutes: number, timeZone: string): Date {
+  // Plans ask for the same few local times of the same dates for every device of a zone.
+  const key = `${timeZone}|${date}|${minutes}`;
+  const known = instants.get(key);
+  if (known !== undefined) return new Date(known);
+  if (instants.size > 100_000) instants.clear();
+  const at = computeZonedInstant(date, minutes, timeZone);
+  instants.set(key, at.getTime());
+  return at;
+}
+
+const instants = new Map<string, number>();
+
+function computeZonedInstant(date: string, minutes: number, timeZone: string): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const wall = Date.UTC(y, m - 1, d) + minutes * 60000;
   // Offsets lie within ±14 h, and zones change offset months apart: the offsets 18 h either side
