@@ -6,6 +6,8 @@ import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { AdvisoryLockLeader, alwaysLeader } from './engines/scheduler/leadership.ts';
+import { Scheduler } from './engines/scheduler/scheduler.ts';
 import { SunTable } from './engines/sun-times/sun-table.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -67,9 +69,21 @@ async function main(): Promise<void> {
       })
     : undefined;
   await fleet?.start();
+  // Server-timed schedules: one leader across replicas (the embedded database has one process).
+  const leadership = config.DATABASE_URL
+    ? new AdvisoryLockLeader(config.DATABASE_URL, undefined, (leading) =>
+        app.log.info(leading ? 'scheduler: this replica leads' : 'scheduler: this replica follows'),
+      )
+    : alwaysLeader;
+  const stopScheduler = new Scheduler(database.db, commands, leadership, {
+    now: () => new Date(),
+    onError: (error) => app.log.error(error),
+  }).start();
   const shutdown = async () => {
     await fleet?.stop();
     stopSunTable();
+    stopScheduler();
+    await leadership.close();
     await app.close();
     await telemetry.close();
     await database.close();
