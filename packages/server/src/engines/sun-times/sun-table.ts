@@ -46,6 +46,7 @@ const clock = (instant: Date | null, timeZone: string) => (instant ? localTime(i
  */
 export class SunTable {
   private timer?: NodeJS.Timeout;
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -90,23 +91,35 @@ export class SunTable {
    * (a country's zone change refills its cities). `now` is the clock.
    */
   start(commands: CommandEvents, now: () => Date, everyMs = 24 * 3600000): () => void {
-    const run = (cityId?: number) => {
-      this.fill(now(), cityId).catch(this.onError);
-    };
+    const run = (cityId?: number) => this.track(this.fill(now(), cityId));
     run();
     this.timer = setInterval(() => run(), everyMs);
     this.timer.unref();
     const offs = [
       commands.on('cities', 'create', (e) => run(Number(e.record.id))),
       commands.on('cities', 'update', (e) => run(Number(e.record.id))),
-      commands.on('countries', 'update', async (e) => {
-        for (const city of await cityPlaces(this.db))
-          if (city.countryId === Number(e.record.id)) await this.fill(now(), city.cityId);
-      }),
+      commands.on('countries', 'update', (e) =>
+        this.track(
+          (async () => {
+            for (const city of await cityPlaces(this.db))
+              if (city.countryId === Number(e.record.id)) await this.fill(now(), city.cityId);
+          })(),
+        ),
+      ),
     ];
     return () => {
       clearInterval(this.timer);
       for (const off of offs) off();
     };
+  }
+
+  /** Resolves once no fill is running (a stop, a test). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch(this.onError).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
   }
 }
