@@ -109,3 +109,38 @@ export function checkPreviewRequest(
     value: { target, nights: nights as number, ...(typeof from === 'string' && from ? { from } : {}) },
   };
 }
+
+interface RunningRule {
+  kind: SwitchRuleKind;
+  pairingId: number | null;
+  profileId: number | null;
+  timingId: number | null;
+  groupId: number | null;
+}
+
+/** GET /query/api/schedules/running: what each task group does now and next, and what ran. */
+export interface RunningSchedules {
+  now: string;
+  groups: {
+    groupId: number;
+    name: string;
+    status: string | null;
+    devices: number;
+    device: { id: number; name: string; supportTask: boolean } | null;
+    current: { level: number; since: string | null; rule: RunningRule | null } | null;
+    next: { at: string; level: number; rule: RunningRule } | null;
+  }[];
+  recent: {
+    id: number;
+    deviceId: number | null;
+    deviceName: string | null;
+    taskGroupId: number | null;
+    profileId: number | null;
+    plannedAt: string | null;
+    controlDate: string;
+    level: number | null;
+    status: string | null;
+    controlType: string | null;
+    writeStatus: string | null;
+  }[];
+}

@@ -29,6 +29,7 @@ import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
 import { SchedulePreviews } from './engines/schedules/preview.ts';
+import { RunningTasks } from './engines/schedules/running.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -112,7 +113,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
-  registerScheduleRoutes(app, ctx, new SchedulePreviews(options.db));
+  const previews = new SchedulePreviews(options.db);
+  const running = new RunningTasks(options.db);
+  registerScheduleRoutes(app, ctx, {
+    preview: (accountId, request, now) => previews.preview(accountId, request, now),
+    running: (accountId, now) => running.running(accountId, now),
+  });
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

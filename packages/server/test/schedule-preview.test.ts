@@ -223,3 +223,32 @@ describe('bad schedules are refused with field messages and nothing stored', () 
     await api.remove('task-group-members', member.body.data.id);
   });
 });
+
+describe('GET /query/api/schedules/running', () => {
+  it('what the demo group does at a given time and what comes next, and what the scheduler ran', async () => {
+    const evening = await api.call(
+      'GET',
+      `/query/api/schedules/running?at=${encodeURIComponent('2026-11-20T22:00:00+03:00')}`,
+    );
+    expect(evening.status).toBe(200);
+    const group = evening.body.data.groups.find((g: { groupId: number }) => g.groupId === groupId);
+    expect(group).toMatchObject({
+      current: { level: 100, rule: { kind: 'timing', groupId } },
+      next: { at: '2026-11-20T21:00:00.000Z', level: 50 },
+    });
+    expect(group.devices).toBeGreaterThan(100);
+    const morning = await api.call(
+      'GET',
+      `/query/api/schedules/running?at=${encodeURIComponent('2026-11-21T10:00:00+03:00')}`,
+    );
+    const after = morning.body.data.groups.find((g: { groupId: number }) => g.groupId === groupId);
+    expect(after.current.level).toBe(0);
+    // Next: tonight's sunset, about 17:40 in Istanbul.
+    expect(after.next).toMatchObject({ level: 100 });
+    expect(after.next.at.startsWith('2026-11-21T14:')).toBe(true);
+    expect(Array.isArray(morning.body.data.recent)).toBe(true);
+    const bad = await api.call('GET', '/query/api/schedules/running?at=yesterday');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error?.fields?.at).toMatch(/date and time/);
+  });
+});

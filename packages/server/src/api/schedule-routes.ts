@@ -1,4 +1,10 @@
-import { checkPreviewRequest, getResource, type SchedulePreview, type SchedulePreviewRequest } from '@lampyr/contract';
+import {
+  checkPreviewRequest,
+  getResource,
+  type RunningSchedules,
+  type SchedulePreview,
+  type SchedulePreviewRequest,
+} from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiException } from '../errors/api-exception.ts';
 import { fieldLabel } from '../i18n/translate.ts';
@@ -9,6 +15,7 @@ import { authorize } from './resource-routes.ts';
 /** What the schedule routes need from the schedule engines (wired by the composition root). */
 export interface ScheduleService {
   preview(accountId: number, request: SchedulePreviewRequest, now: Date): Promise<SchedulePreview | undefined>;
+  running(accountId: number, now: Date): Promise<RunningSchedules>;
 }
 
 /**
@@ -37,6 +44,22 @@ export function registerScheduleRoutes(app: FastifyInstance, _ctx: AppContext, s
       const preview = await schedules.preview(accountId, checked.value, new Date());
       if (!preview) throw new ApiException('NOT_FOUND');
       return { success: true, data: preview };
+    },
+  );
+
+  // `?at=<ISO time>` asks what was or will be running then (default: now).
+  app.get<{ Querystring: { at?: string } }>(
+    `${QUERY_PREFIX}/schedules/running`,
+    { config: { access: 'user' }, schema: { tags: ['schedules'], summary: 'Running tasks and task history' } },
+    async (request) => {
+      const actor = authorize(request, taskGroups, 'read');
+      const raw = request.query.at;
+      const at = raw === undefined || raw === '' ? new Date() : new Date(raw);
+      if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 2000 || at.getUTCFullYear() > 2100) {
+        const field = fieldLabel(request.t, 'schedules', 'at');
+        throw new ApiException('VALIDATION', undefined, {}, { at: request.t('validation.datetime', { field }) });
+      }
+      return { success: true, data: await schedules.running(actor.account?.accountId as number, at) };
     },
   );
 }

@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import type { PlanOverride, SwitchPoint } from '../schedules/plan.ts';
-import { planNight } from '../schedules/plan.ts';
+import { nightOf, planNight } from '../schedules/plan.ts';
 import { type AccountSchedules, inputsFor, type ScheduleDevice, ScheduleSource } from '../schedules/schedule-source.ts';
-import { addDays, localDate, zonedInstant } from '../sun-times/zoned-time.ts';
+import { addDays } from '../sun-times/zoned-time.ts';
 import type { Leadership } from './leadership.ts';
+
+export { nightOf };
 
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
@@ -19,12 +21,6 @@ export interface SchedulerOptions {
   /** Overrides in force per device (the device-configuration side keeps them). */
   overrides?(deviceIds: number[]): Promise<Map<number, PlanOverride[]>>;
   onError?(error: unknown): void;
-}
-
-/** The night (its local date) an instant falls in: noon to noon. */
-export function nightOf(instant: Date, timeZone: string): string {
-  const date = localDate(instant, timeZone);
-  return instant < zonedInstant(date, 12 * 60, timeZone) ? addDays(date, -1) : date;
 }
 
 /**

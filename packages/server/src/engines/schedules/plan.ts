@@ -1,6 +1,6 @@
 import { slotLevel, TIMING_SLOTS, type TimingSlot } from '@lampyr/contract';
 import type { SunDay } from '../sun-times/sun-day.ts';
-import { addDays, daysBetween, isoWeekday, zonedInstant } from '../sun-times/zoned-time.ts';
+import { addDays, daysBetween, isoWeekday, localDate, zonedInstant } from '../sun-times/zoned-time.ts';
 import { groupHasDevice, type PlanDevice, type PlanGroup } from './members.ts';
 
 /**
@@ -423,6 +423,12 @@ export function planNight(device: PlanDevice, night: string, inputs: PlanInputs)
     polarDay: a.sunsetOf.polarDay || a.sunriseOf.polarDay,
     polarNight: a.sunsetOf.polarNight || a.sunriseOf.polarNight,
   };
+}
+
+/** The night (its local date) an instant falls in: noon to noon. */
+export function nightOf(instant: Date, timeZone: string): string {
+  const date = localDate(instant, timeZone);
+  return instant < zonedInstant(date, NOON, timeZone) ? addDays(date, -1) : date;
 }
 
 /** Hours a lamp burns in a night, and its level-weighted hours (100 % for an hour = 1). */
