@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/connect.ts';
 import { seed } from '../src/seed/seed.ts';
 import { serverTimedGroup } from './support/scheduler-fixture.ts';
 import { ADMIN, testDatabase } from './support/test-app.ts';

@@ -207,7 +207,7 @@ function anchorsOf(night: string, inputs: PlanInputs): Anchors {
   // dawn meet at the solar midnight.
   const sunset = evening.sunset ?? (evening.polarNight ? start : morning.nadir);
   const sunrise = morning.sunrise ?? (morning.polarNight ? end : morning.nadir);
-  return { start, end, sunset, sunrise: sunrise < sunset ? sunset : sunrise, sunsetOf: evening, sunriseOf: morning };
+  return { start, end, sunset, sunrise: later(sunrise, sunset), sunsetOf: evening, sunriseOf: morning };
 }
 
 /** A clock time within the night: from noon on the night's date, before noon on the next. */
@@ -217,6 +217,8 @@ function clockMoment(night: string, time: string, timeZone: string): Date {
 }
 
 const shift = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60000);
+const later = (a: Date, b: Date) => new Date(Math.max(a.getTime(), b.getTime()));
+const earlier = (a: Date, b: Date) => new Date(Math.min(a.getTime(), b.getTime()));
 
 type Draft = Omit<SwitchPoint, 'at'> & { at: Date | undefined };
 
@@ -330,7 +332,7 @@ function scheduledPoints(device: PlanDevice, night: string, inputs: PlanInputs, 
   const points: SwitchPoint[] = [];
   for (const [order, d] of drafts.entries()) {
     if (!d.at || Number.isNaN(d.at.getTime()) || d.at >= a.end) continue;
-    points.push({ ...d, at: d.at < a.start ? a.start : d.at, rule: { ...d.rule }, order } as SwitchPoint & {
+    points.push({ ...d, at: later(d.at, a.start), rule: { ...d.rule }, order } as SwitchPoint & {
       order: number;
     });
   }
@@ -358,8 +360,8 @@ function scheduledPoints(device: PlanDevice, night: string, inputs: PlanInputs, 
 function applyOverrides(points: SwitchPoint[], overrides: PlanOverride[], a: Anchors, levelAtStart: number) {
   let out = points;
   for (const o of [...overrides].sort((x, y) => x.from.getTime() - y.from.getTime())) {
-    const from = o.from < a.start ? a.start : o.from;
-    const until = o.until > a.end ? a.end : o.until;
+    const from = later(o.from, a.start);
+    const until = earlier(o.until, a.end);
     if (from >= until) continue;
     const resume = [...out.filter((p) => p.at <= until)].pop()?.level ?? levelAtStart;
     const rule: SwitchRule = {
