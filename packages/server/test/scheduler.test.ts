@@ -41,14 +41,20 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('server-timed execution', () => {
-  it('nothing before the first switch point', async () => {
-    expect(await scheduler(() => at('2026-11-20T18:59:00')).tick()).toBe(0);
-    expect(await writes()).toEqual([]);
+  it('a first start sends the level in force (off since 06:00) once; nothing more before 19:00', async () => {
+    expect(await scheduler(() => at('2026-11-20T18:59:00')).tick()).toBe(fixture.deviceIds.length);
+    expect(await scheduler(() => at('2026-11-20T18:59:30')).tick()).toBe(0);
+    const rows = await writes();
+    expect(rows.map((r) => [r.value, new Date(r.planned_at as string).toISOString()])).toEqual(
+      fixture.deviceIds.map(() => [0, at('2026-11-20T06:00:00').toISOString()]),
+    );
   });
 
   it('at 19:00 every server-timed light gets one write to its dim channel, and a control log row', async () => {
     expect(await scheduler(() => at('2026-11-20T19:00:20')).tick()).toBe(fixture.deviceIds.length);
-    const rows = await writes();
+    const rows = (await writes()).filter(
+      (r) => new Date(r.planned_at as string).getTime() === at('2026-11-20T19:00:00').getTime(),
+    );
     expect(rows).toHaveLength(fixture.deviceIds.length);
     expect(rows.map((r) => Number(r.device_id))).toEqual(fixture.deviceIds);
     for (const r of rows)
@@ -56,7 +62,7 @@ describe('server-timed execution', () => {
     expect(rows.every((r) => Number(r.device_channel_template_id) === fixture.dimTemplateId)).toBe(true);
     expect(rows.every((r) => Number(r.task_group_id) === fixture.groupId)).toBe(true);
     // The downlink sender hears of each write through the command path.
-    expect(emitted.filter((e) => e.resource === 'channel-write-values')).toHaveLength(fixture.deviceIds.length);
+    expect(emitted.filter((e) => e.resource === 'channel-write-values')).toHaveLength(2 * fixture.deviceIds.length);
     // Controllers that keep their own schedule (the L2 lights) are not driven by the server.
     const others = rowsOf(
       await t.database.db.execute(sql`SELECT count(*)::int AS n FROM channel_write_values
@@ -72,15 +78,35 @@ describe('server-timed execution', () => {
     expect(await scheduler(() => at('2026-11-20T19:01:00')).tick()).toBe(0);
     const [a, b] = [scheduler(() => at('2026-11-20T19:02:00')), scheduler(() => at('2026-11-20T19:02:00'))];
     expect((await Promise.all([a.tick(), b.tick()])).reduce((x, y) => x + y)).toBe(0);
-    expect(await writes()).toHaveLength(fixture.deviceIds.length);
+    expect(await writes()).toHaveLength(2 * fixture.deviceIds.length);
   });
 
-  it('midnight dims to 50 %; a point missed by a short outage still runs, a long-missed one does not', async () => {
+  it('midnight dims to 50 %; after a long outage only the level in force is sent, once', async () => {
     expect(await scheduler(() => at('2026-11-21T00:04:00')).tick()).toBe(fixture.deviceIds.length);
-    // Down from 05:50 to 06:30: the 06:00 point is half an hour late, past the ten-minute grace.
-    expect(await scheduler(() => at('2026-11-21T06:30:00')).tick()).toBe(0);
+    // Down from 00:05 until 06:30: the 06:00 point is past the ten-minute grace, yet it is the level
+    // in force, so it is sent (noted as late) — once.
+    expect(await scheduler(() => at('2026-11-21T06:30:00')).tick()).toBe(fixture.deviceIds.length);
+    expect(await scheduler(() => at('2026-11-21T06:31:00')).tick()).toBe(0);
     const rows = await writes();
-    expect(rows.map((r) => r.value)).toEqual([...fixture.deviceIds.map(() => 100), ...fixture.deviceIds.map(() => 50)]);
+    expect(rows.map((r) => r.value)).toEqual([
+      ...fixture.deviceIds.map(() => 0),
+      ...fixture.deviceIds.map(() => 100),
+      ...fixture.deviceIds.map(() => 50),
+      ...fixture.deviceIds.map(() => 0),
+    ]);
+    const notes = rowsOf(
+      await t.database.db.execute(
+        sql`SELECT DISTINCT message FROM task_control_logs WHERE planned_at = ${at('2026-11-21T06:00:00').toISOString()}`,
+      ),
+    );
+    expect(notes.map((n) => n.message)).toEqual(['late: the level in force']);
+  });
+
+  it('a first start mid-evening sends the level in force, not every earlier point', async () => {
+    // The next evening: nothing of it ran yet; at 23:00 the 19:00 point is long past.
+    expect(await scheduler(() => at('2026-11-21T23:00:00')).tick()).toBe(fixture.deviceIds.length);
+    const rows = await writes();
+    expect(rows.slice(-fixture.deviceIds.length).every((r) => r.value === 100)).toBe(true);
   });
 
   it('a follower executes nothing', async () => {

@@ -16,7 +16,10 @@ export interface SchedulerOptions {
   now(): Date;
   /** How often to look for due switch points (ms). */
   everyMs?: number;
-  /** A switch point missed by at most this much (a restart, a failover) is still executed (minutes). */
+  /**
+   * A switch point missed by at most this much (a restart, a failover) is still executed; of those
+   * missed longer, only the last (the level in force) is (minutes).
+   */
   graceMinutes?: number;
   /** Overrides in force per device (the device-configuration side keeps them). */
   overrides?(deviceIds: number[]): Promise<Map<number, PlanOverride[]>>;
@@ -80,16 +83,22 @@ export class Scheduler {
       }
       const inputs = inputsFor(device, account, overrides.get(device.id) ?? []);
       const night = nightOf(now, device.timeZone);
-      const due = [addDays(night, -1), night]
+      const past = [addDays(night, -1), night]
         .flatMap((n) => planNight(device, n, inputs).switchPoints)
-        .filter((p) => p.at <= now && now.getTime() - p.at.getTime() <= grace);
+        .filter((p) => p.at <= now);
+      const due = past.filter((p) => now.getTime() - p.at.getTime() <= grace);
+      // Past the grace (a long outage, a first start) only the level in force is sent, once: the
+      // points it superseded are history.
+      const inForce = past.at(-1);
+      const late = inForce && !due.includes(inForce) ? inForce : undefined;
       for (const point of due) if (await this.execute(device, point, now)) executed++;
+      if (late && (await this.execute(device, late, now, 'late: the level in force'))) executed++;
     }
     return executed;
   }
 
   /** Claims and executes one switch point; false when another process (or an earlier pass) did. */
-  private async execute(device: ScheduleDevice, point: SwitchPoint, now: Date): Promise<boolean> {
+  private async execute(device: ScheduleDevice, point: SwitchPoint, now: Date, note?: string): Promise<boolean> {
     const channel = await this.channelFor(device, point);
     // A dimmer takes the level (0 is off); a plain switch takes on or off.
     const value = channel?.code === 'lamp' ? (point.level > 0 ? 1 : 0) : point.level;
@@ -101,7 +110,7 @@ export class Scheduler {
             pairing_id, timing_id, planned_at, level, status, message)
           VALUES (${device.accountId}, ${rule.profileId}, ${now.toISOString()}, ${rule.kind}, ${device.id}, ${rule.groupId},
             ${rule.pairingId}, ${rule.timingId}, ${point.at.toISOString()}, ${point.level},
-            ${channel ? 'sent' : 'failed'}, ${channel ? null : 'no_write_channel'})
+            ${channel ? 'sent' : 'failed'}, ${channel ? (note ?? null) : 'no_write_channel'})
           ON CONFLICT (device_id, planned_at) DO NOTHING
           RETURNING id`),
       )[0];
