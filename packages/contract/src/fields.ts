@@ -39,9 +39,10 @@ export interface FieldDef {
   secret?: 'hash' | 'encrypt';
   /**
    * A text with a fixed form: `eui64` (a DevEUI, stored as 16 lowercase hex digits; separators and
-   * capitals accepted on input), `deviceUid` (an IP device's uid: its MQTT username and topic level).
+   * capitals accepted on input), `deviceUid` (an IP device's uid: its MQTT username and topic level), `timeZone` (an IANA zone
+   * name such as Europe/Istanbul that the runtime's Intl knows).
    */
-  format?: 'eui64' | 'deviceUid';
+  format?: 'eui64' | 'deviceUid' | 'timeZone';
 }
 
 type Options = Partial<Omit<FieldDef, 'kind'>>;

@@ -37,6 +37,24 @@ export function isSafeLink(kind: 'url' | 'image', value: string): boolean {
   return isHttpUrl(value) || (kind === 'image' && DATA_IMAGE.test(value));
 }
 
+/** A day that exists: 2026-02-30 matches the pattern but is no date. */
+export function isCalendarDate(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** An IANA time zone the runtime knows (Europe/Istanbul); offsets and abbreviations are not zones. */
+export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value) || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One MQTT topic level that is also a fair user name: no `/ + #`, no spaces or control characters. */
 const DEVICE_UID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
@@ -68,7 +86,10 @@ function valueSchema(def: FieldDef): z.ZodType {
     case 'enum':
       return z.enum(def.options as [string, ...string[]], { error: 'validation.oneOf' });
     case 'date':
-      return z.string(type).regex(DATE, { error: 'validation.date' });
+      return z
+        .string(type)
+        .regex(DATE, { error: 'validation.date' })
+        .refine(isCalendarDate, { error: 'validation.date' });
     case 'time':
       return z.string(type).regex(TIME, { error: 'validation.time' });
     case 'datetime':
@@ -93,6 +114,7 @@ function valueSchema(def: FieldDef): z.ZodType {
       if (def.format === 'eui64')
         return z.string(type).refine((v) => normalizeEui64(v) !== undefined, { error: 'validation.eui64' });
       if (def.format === 'deviceUid') return z.string(type).regex(DEVICE_UID, { error: 'validation.deviceUid' });
+      if (def.format === 'timeZone') return z.string(type).refine(isTimeZone, { error: 'validation.timeZone' });
       let s = z.string(type).max(def.maxLength ?? 255, { error: 'validation.maxLength' });
       if (def.min !== undefined) s = s.min(def.min, { error: 'validation.minLength' });
       return s;

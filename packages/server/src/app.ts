@@ -21,6 +21,7 @@ import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
 import { registerReportRoutes } from './api/report-routes.ts';
 import { registerResourceRoutes } from './api/resource-routes.ts';
+import { registerScheduleRoutes } from './api/schedule-routes.ts';
 import { installSecurityHeaders } from './api/security-headers.ts';
 import { registerStreamRoutes } from './api/stream-routes.ts';
 import { registerTransferRoutes } from './api/transfer-routes.ts';
@@ -34,6 +35,8 @@ import { resourceTables } from './db/schema/index.ts';
 import { AlarmEngine } from './engines/alarms/alarm-engine.ts';
 import { NotificationService, type NotificationServiceOptions } from './engines/notifications/notification-service.ts';
 import type { Notifier } from './engines/notifications/notifier.ts';
+import { SchedulePreviews } from './engines/schedules/preview.ts';
+import { RunningTasks } from './engines/schedules/running.ts';
 import { ApiException } from './errors/api-exception.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
@@ -157,6 +160,12 @@ export async function buildApp(
   registerDeviceCredentialRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
+  const previews = new SchedulePreviews(options.db);
+  const running = new RunningTasks(options.db);
+  registerScheduleRoutes(app, ctx, {
+    preview: (accountId, request, now) => previews.preview(accountId, request, now),
+    running: (accountId, now) => running.running(accountId, now),
+  });
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

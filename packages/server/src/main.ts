@@ -7,6 +7,9 @@ import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
 import { type Database, openDatabase } from './db/connect.ts';
 import { EnergyEngine } from './engines/energy/energy-rollup.ts';
+import { AdvisoryLockLeader, alwaysLeader } from './engines/scheduler/leadership.ts';
+import { Scheduler } from './engines/scheduler/scheduler.ts';
+import { SunTable } from './engines/sun-times/sun-table.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
@@ -50,6 +53,8 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  // Sun times for every city, 400 days ahead: now, daily, and when a city moves or changes zone.
+  const stopSunTable = new SunTable(database.db, (error) => app.log.error(error)).start(commands, () => new Date());
   const telemetry = await startTelemetry(
     config,
     database,
@@ -80,9 +85,22 @@ async function main(): Promise<void> {
     : undefined;
   await fleet?.start();
   const stopEnergy = new EnergyEngine(database.db, (error) => app.log.error(error)).start();
+  // Server-timed schedules: one leader across replicas (the embedded database has one process).
+  const leadership = config.DATABASE_URL
+    ? new AdvisoryLockLeader(config.DATABASE_URL, undefined, (leading) =>
+        app.log.info(leading ? 'scheduler: this replica leads' : 'scheduler: this replica follows'),
+      )
+    : alwaysLeader;
+  const stopScheduler = new Scheduler(database.db, commands, leadership, {
+    now: () => new Date(),
+    onError: (error) => app.log.error(error),
+  }).start();
   const shutdown = async () => {
     stopEnergy();
     await fleet?.stop();
+    stopSunTable();
+    stopScheduler();
+    await leadership.close();
     await app.close();
     await telemetry.close();
     await database.close();

@@ -31,8 +31,27 @@ async function refId(prefix: string): Promise<number | undefined> {
   return id;
 }
 
+/** Left empty, as a person fills in one timing slot and leaves the others. */
+const EMPTY = Symbol('empty');
+const emptySlots = Object.fromEntries(
+  [2, 3, 4].flatMap((n) =>
+    ['on', 'off'].flatMap((side) =>
+      ['Type', 'Time', 'Offset', 'Value'].map((part) => [`task-profile-timings.${side}${n}${part}`, EMPTY]),
+    ),
+  ),
+);
+
 /** Fields with a form of their own, as a person would fill them in. */
 const SAMPLES: Record<string, unknown> = {
+  ...emptySlots,
+  'countries.timeZone': 'Europe/Istanbul',
+  'cities.timeZone': 'Europe/Istanbul',
+  'alert-events.emailList': 'ops@example.com; duty@example.com',
+  'alert-events.smsList': '+905321234567',
+  'profiles.offDays': '["sunday"]',
+  'profiles.customDates': '["2026-12-31"]',
+  'task-profile-timings.on1Type': 'sunset',
+  'task-profile-timings.off1Type': 'sunrise',
   'roles.permissions': '{"devices": ["read"]}',
   'device-channel-templates.variables': 'k=0.1; offset=-40',
   'device-channel-templates.formula': 'x * k + offset',
@@ -49,7 +68,10 @@ const SAMPLES: Record<string, unknown> = {
 /** What a person would put in the widget of a field of this kind. */
 async function widgetValue(resource: string, name: string, def: FieldDef): Promise<unknown> {
   serial++;
-  if (`${resource}.${name}` in SAMPLES) return SAMPLES[`${resource}.${name}`];
+  if (`${resource}.${name}` in SAMPLES) {
+    const sample = SAMPLES[`${resource}.${name}`];
+    return sample === EMPTY ? undefined : sample;
+  }
   const number = Math.min(def.max ?? Number.POSITIVE_INFINITY, Math.max(def.min ?? 1, 1));
   switch (def.kind) {
     case 'text':

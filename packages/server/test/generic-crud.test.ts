@@ -350,6 +350,7 @@ describe('transaction log', () => {
 
   it('is read-only', async () => {
     const res = await api.create('transaction-logs', { resource: 'x' });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(403);
+    expect(res.body.error?.message).toMatch(/written by Lampyr alone/);
   });
 });

@@ -81,6 +81,10 @@ export const countries = defineResource({
   defaultSort: 'name,asc',
   fields: {
     name: field.text({ required: true, list: true, search: true }),
+    /** The zone its cities keep their clocks in unless a city names its own. */
+    timeZone: field.text({ list: true, format: 'timeZone', maxLength: 64 }),
+    /** ISO 3166-1 alpha-2 (TR): whose public holidays schedules keep. */
+    isoCode: field.text({ list: true, min: 2, maxLength: 2 }),
   },
 });
 
@@ -108,6 +112,8 @@ export const cities = defineResource({
     countryId: field.ref('countries', { required: true, list: true }),
     latitude: field.number({ required: true, min: -90, max: 90, list: true }),
     longitude: field.number({ required: true, min: -180, max: 180, list: true }),
+    /** IANA zone of its local days (schedules, sun times); its country's when left empty. */
+    timeZone: field.text({ list: true, format: 'timeZone', maxLength: 64 }),
   },
 });
 
@@ -148,16 +154,28 @@ export const regions = defineResource({
   },
 });
 
+/**
+ * Sun times per city and local date, computed by Lampyr (engines/sun-times) for the next 400 days:
+ * times are the city's local clock times; a polar day or night has no sunrise or sunset and says so.
+ */
 export const sunsetSunrises = defineResource({
   name: 'sunsetsunrises',
   route: 'system/sunsetsunrises',
   scope: 'global',
   display: 'date',
   defaultSort: 'date,desc',
+  readOnly: true,
   fields: {
     date: field.date({ required: true, list: true }),
-    sunrise: field.time({ required: true, list: true }),
-    sunset: field.time({ required: true, list: true }),
+    sunrise: field.time({ list: true }),
+    sunset: field.time({ list: true }),
+    dawn: field.time(),
+    dusk: field.time(),
+    nauticalDawn: field.time(),
+    nauticalDusk: field.time(),
+    polarDay: field.boolean({ list: true }),
+    polarNight: field.boolean({ list: true }),
+    timeZone: field.text({ maxLength: 64 }),
     cityId: field.ref('cities', { required: true, list: true }),
     stateId: field.ref('states', { required: true }),
     countryId: field.ref('countries', { required: true }),

@@ -2,6 +2,13 @@ import { field } from '../fields.ts';
 import { defineResource } from '../resource.ts';
 import { ordered, requiredWhen } from '../validation.ts';
 import { CONDITIONS } from './alerts.ts';
+import {
+  MAX_SUN_OFFSET_MINUTES,
+  pairingConsistent,
+  periodConsistent,
+  profileDaysConsistent,
+  timingConsistent,
+} from './schedule-rules.ts';
 
 export const OPERATIONS = ['on', 'off', 'dimming'] as const;
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -37,6 +44,8 @@ export const taskProfiles = defineResource({
     startDay: field.integer({ min: 1, max: 31 }),
     endDay: field.integer({ min: 1, max: 31 }),
     cycleDay: field.integer({ min: 1, max: 365 }),
+    /** The dates a `custom` cycle runs on (YYYY-MM-DD list). */
+    customDates: field.json(),
     deviceTypeModelId: field.ref('device-models'),
     loraWanOperationTypeId: field.integer({ min: 0, max: 255 }),
   },
@@ -44,6 +53,7 @@ export const taskProfiles = defineResource({
     requiredWhen('dimLevel', (r) => r.operation === 'dimming'),
     requiredWhen('cycleDay', (r) => r.cyclicType === 'cyclic'),
     ordered('startDate', 'endDate'),
+    profileDaysConsistent,
   ],
 });
 
@@ -91,14 +101,35 @@ export const taskGroupProfiles = defineResource({
     excludeWeekends: field.boolean(),
     enforceExecution: field.boolean(),
   },
+  rules: [pairingConsistent],
 });
+
+/**
+ * A task group's listed members. A group with listed members runs on exactly those devices; one
+ * without runs on the devices of its model and region.
+ */
+export const taskGroupMembers = defineResource({
+  name: 'task-group-members',
+  route: 'tasks-schedules/task-group-members',
+  scope: 'account',
+  display: 'id',
+  fields: {
+    taskGroupId: field.ref('task-groups', { required: true, list: true }),
+    deviceId: field.ref('devices', { required: true, list: true }),
+  },
+});
+
+/** A sunset/sunrise slot's shift in minutes (−360…360); a custom slot's clock time is its time. */
+const offset = () => field.integer({ min: -MAX_SUN_OFFSET_MINUTES, max: MAX_SUN_OFFSET_MINUTES });
 
 const timing = (n: number) => ({
   [`on${n}Type`]: field.enum(TIME_TYPES),
   [`on${n}Time`]: field.time(),
+  [`on${n}Offset`]: offset(),
   [`on${n}Value`]: field.integer({ min: 0, max: 100 }),
   [`off${n}Type`]: field.enum(TIME_TYPES),
   [`off${n}Time`]: field.time(),
+  [`off${n}Offset`]: offset(),
   [`off${n}Value`]: field.integer({ min: 0, max: 100 }),
 });
 
@@ -117,6 +148,7 @@ export const taskProfileTimings = defineResource({
     ...timing(3),
     ...timing(4),
   },
+  rules: [timingConsistent],
 });
 
 export const taskProfileExecutionPeriods = defineResource({
@@ -132,6 +164,7 @@ export const taskProfileExecutionPeriods = defineResource({
     endTime: field.time({ required: true, list: true }),
     value: field.integer({ min: 0, max: 100, list: true }),
   },
+  rules: [periodConsistent],
 });
 
 export const autonomousProfiles = defineResource({
@@ -177,6 +210,10 @@ export const deployResponseLogs = defineResource({
   },
 });
 
+/**
+ * What the scheduler did: one row per device and switch point it executed (server-timed devices),
+ * unique on (device, planned time), so a switch point is sent once however many replicas run.
+ */
 export const taskControlLogs = defineResource({
   name: 'task-control-logs',
   route: 'tasks-schedules/task-control-logs',
@@ -188,5 +225,14 @@ export const taskControlLogs = defineResource({
     profileId: field.ref('profiles', { list: true }),
     controlDate: field.datetime({ list: true }),
     controlType: field.text({ list: true }),
+    deviceId: field.ref('devices', { list: true }),
+    taskGroupId: field.ref('task-groups', { list: true }),
+    pairingId: field.ref('task-group-profiles'),
+    timingId: field.ref('task-profile-timings'),
+    plannedAt: field.datetime({ list: true }),
+    level: field.integer({ list: true }),
+    status: field.enum(['sent', 'failed', 'skipped'], { list: true }),
+    channelWriteValueId: field.ref('channel-write-values'),
+    message: field.text(),
   },
 });

@@ -103,9 +103,28 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
       },
     );
 
-    if (resource.readOnly) continue;
-    registerCommands(app, ctx, repo);
+    if (resource.readOnly) registerRefusals(app, resource);
+    else registerCommands(app, ctx, repo);
   }
+}
+
+/**
+ * Records only the server writes (computed sun times, logs): every write is refused with a 403 that
+ * says why, after the same sign-in check as any call.
+ */
+function registerRefusals(app: FastifyInstance, resource: ResourceDef): void {
+  const url = `${COMMAND_PREFIX}/${resource.name}`;
+  const options = {
+    config: { access: 'user' as const },
+    schema: { tags: [resource.name], summary: 'Refused: written by the server alone' },
+  };
+  const refuse = async (request: FastifyRequest) => {
+    const label = request.t(`resources:${resource.name}.title`);
+    throw new ApiException('FORBIDDEN', 'errors.readOnlyResource', { resource: label });
+  };
+  app.post(url, options, refuse);
+  app.put(url, options, refuse);
+  app.delete(url, options, refuse);
 }
 
 function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceRepository): void {

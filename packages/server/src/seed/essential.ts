@@ -56,7 +56,10 @@ export async function seedReferenceData(tx: Tx): Promise<Essentials> {
     ])
     .returning({ id: roles.id });
 
-  const [turkey] = await tx.insert(countries).values({ name: 'Türkiye' }).returning({ id: countries.id });
+  const [turkey] = await tx
+    .insert(countries)
+    .values({ name: 'Türkiye', timeZone: 'Europe/Istanbul', isoCode: 'TR' })
+    .returning({ id: countries.id });
   const countryId = turkey?.id as number;
   const places = new Map<string, { cityId: number; stateId: number }>();
   for (const province of TURKEY) {

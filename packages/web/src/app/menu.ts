@@ -91,8 +91,13 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   group('tasks-schedules', [
     entry('tasks-schedules', 'configuration', { resource: 'task-group-profiles' }),
     ENTITIES,
-    entry('tasks-schedules', 'running-tasks', { resource: 'task-groups', filter: { status: 'active' } }),
+    entry('tasks-schedules', 'running-tasks', {
+      page: lazy(() => import('../features/tasks-schedules/running-tasks-page.tsx')),
+    }),
     entry('tasks-schedules', 'history', { resource: 'task-control-logs' }),
+    entry('tasks-schedules', 'schedule-preview', {
+      page: lazy(() => import('../features/tasks-schedules/schedule-preview-page.tsx')),
+    }),
   ]),
   // SPEC §2's reports: a date range, a device, its channels and a chart (the graphic screen).
   group('reports-analytics', [

@@ -1,12 +1,14 @@
-import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
+import { CalendarOutlined, DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@lampyr/contract';
 import { Button, Popconfirm, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Row } from '../lib/resource-api.ts';
 import { CellValue } from './cell-value.tsx';
 import { type FilterApi, filterDropdown, isFiltered } from './column-filters.tsx';
 import type { ResourceLabels } from './labels.ts';
+import { RECORD_LINKS } from './record-links.ts';
 
 function sortOrderOf(sort: string[], field: string): 'ascend' | 'descend' | null {
   const entry = sort.find((s) => s.split(',')[0] === field);
@@ -66,11 +68,23 @@ export function useResourceColumns({
     };
   });
 
+  const links = RECORD_LINKS[resource.name] ?? [];
+  const linked = (row: Row) =>
+    links.map((link) => (
+      <Link key={link.label} to={link.to(Number(row.id))}>
+        <Button
+          type="text"
+          icon={<CalendarOutlined />}
+          aria-label={`${t(link.label)} ${row.id}`}
+          title={t(link.label)}
+        />
+      </Link>
+    ));
   columns.push({
     key: 'actions',
     title: t('resource.actions'),
     fixed: 'right',
-    width: resource.readOnly ? 80 : 120,
+    width: (resource.readOnly ? 80 : 120) + links.length * 40,
     render: (_value, row) =>
       resource.readOnly ? (
         <Button
@@ -81,6 +95,7 @@ export function useResourceColumns({
         />
       ) : (
         <Space size={0}>
+          {linked(row)}
           <Button
             type="text"
             icon={<EditOutlined />}

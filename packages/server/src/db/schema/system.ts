@@ -110,6 +110,8 @@ export const countries = resourceTable(
   pgTable('countries', {
     ...recordColumns(),
     name: text().notNull().unique(),
+    timeZone: text(),
+    isoCode: text(),
   }),
 );
 
@@ -143,6 +145,7 @@ export const cities = resourceTable(
         .references(() => countries.id),
       latitude: doublePrecision().notNull(),
       longitude: doublePrecision().notNull(),
+      timeZone: text(),
     },
     (t) => [index().on(t.stateId)],
   ),
@@ -209,9 +212,20 @@ export const sunsetSunrises = resourceTable(
     {
       ...recordColumns(),
       date: date({ mode: 'string' }).notNull(),
-      sunrise: time().notNull(),
-      sunset: time().notNull(),
+      sunrise: time(),
+      sunset: time(),
+      dawn: time(),
+      dusk: time(),
+      nauticalDawn: time(),
+      nauticalDusk: time(),
+      polarDay: boolean().notNull().default(false),
+      polarNight: boolean().notNull().default(false),
+      timeZone: text(),
       ...placeColumns(),
+      // Computed rows go with their city.
+      cityId: refColumn()
+        .notNull()
+        .references(() => cities.id, { onDelete: 'cascade' }),
     },
     (t) => [uniqueIndex().on(t.cityId, t.date)],
   ),

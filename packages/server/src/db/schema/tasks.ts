@@ -1,4 +1,15 @@
-import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, time } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  time,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
 import { at, refColumn } from './columns.ts';
 import { resourceTable } from './resource-table.ts';
@@ -33,6 +44,7 @@ export const taskProfiles = resourceTable(
       startDay: integer(),
       endDay: integer(),
       cycleDay: integer(),
+      customDates: jsonb(),
       deviceTypeModelId: refColumn().references(() => deviceModels.id),
       loraWanOperationTypeId: integer(),
     },
@@ -93,31 +105,56 @@ export const taskGroupProfiles = resourceTable(
   ),
 );
 
+export const taskGroupMembers = resourceTable(
+  'task-group-members',
+  pgTable(
+    'task_group_members',
+    {
+      ...scoped(),
+      taskGroupId: refColumn()
+        .notNull()
+        .references(() => taskGroups.id, { onDelete: 'cascade' }),
+      deviceId: refColumn()
+        .notNull()
+        .references(() => devices.id, { onDelete: 'cascade' }),
+    },
+    (t) => [uniqueIndex().on(t.taskGroupId, t.deviceId), index().on(t.accountId, t.deviceId)],
+  ),
+);
+
 /** Four on/off pairs, each a time type (sunrise, sunset, custom), a time and a value. */
 const timing = () => ({
   on1Type: text(),
   on1Time: time(),
+  on1Offset: integer(),
   on1Value: integer(),
   off1Type: text(),
   off1Time: time(),
+  off1Offset: integer(),
   off1Value: integer(),
   on2Type: text(),
   on2Time: time(),
+  on2Offset: integer(),
   on2Value: integer(),
   off2Type: text(),
   off2Time: time(),
+  off2Offset: integer(),
   off2Value: integer(),
   on3Type: text(),
   on3Time: time(),
+  on3Offset: integer(),
   on3Value: integer(),
   off3Type: text(),
   off3Time: time(),
+  off3Offset: integer(),
   off3Value: integer(),
   on4Type: text(),
   on4Time: time(),
+  on4Offset: integer(),
   on4Value: integer(),
   off4Type: text(),
   off4Time: time(),
+  off4Offset: integer(),
   off4Value: integer(),
 });
 
@@ -206,7 +243,25 @@ export const taskControlLogs = resourceTable(
   'task-control-logs',
   pgTable(
     'task_control_logs',
-    { ...scoped(), profileId: refColumn(), controlDate: at().notNull(), controlType: text() },
-    (t) => [index().on(t.accountId, t.controlDate)],
+    {
+      ...scoped(),
+      profileId: refColumn(),
+      controlDate: at().notNull(),
+      controlType: text(),
+      deviceId: refColumn(),
+      taskGroupId: refColumn(),
+      pairingId: refColumn(),
+      timingId: refColumn(),
+      plannedAt: at(),
+      level: integer(),
+      status: text(),
+      channelWriteValueId: refColumn(),
+      message: text(),
+    },
+    (t) => [
+      index().on(t.accountId, t.controlDate),
+      // One execution per device and switch point: the scheduler's claim.
+      uniqueIndex().on(t.deviceId, t.plannedAt),
+    ],
   ),
 );

@@ -220,6 +220,9 @@ export default function DeviceDetailsPage() {
                   <Link to={`/assets-devices/graphic?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.graphic')}</Button>
                   </Link>
+                  <Link to={`/tasks-schedules/schedule-preview?deviceId=${id}`}>
+                    <Button>{t('schedule.preview')}</Button>
+                  </Link>
                 </Space>
               </Card>
             </Col>
