@@ -7,6 +7,8 @@ export * from './catalogue/maintenance.ts';
 export * from './catalogue/system.ts';
 export * from './catalogue/tasks.ts';
 export * from './constants.ts';
+export * from './device-config.ts';
+export * from './device-program.ts';
 export * from './fields.ts';
 export * from './formula.ts';
 export * from './resource.ts';
