@@ -6,6 +6,16 @@ import { CONDITIONS } from './alerts.ts';
 export const OPERATIONS = ['on', 'off', 'dimming'] as const;
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const TIME_TYPES = ['sunrise', 'sunset', 'custom'] as const;
+/** A device configuration command's progress (docs/device-config.md). */
+export const DEPLOY_STATUSES = ['pending', 'sent', 'confirmed', 'mismatch', 'timeout', 'failed'] as const;
+export const CONFIG_OPERATIONS = [
+  'config-request',
+  'clear-device-data',
+  'reset-device-config',
+  'deploy',
+  'override',
+  'cancel-override',
+] as const;
 
 export const taskTypes = defineResource({
   name: 'task-types',
@@ -172,8 +182,14 @@ export const deployResponseLogs = defineResource({
     responseTime: field.datetime({ list: true }),
     responseResult: field.text({ list: true }),
     resendOperation: field.boolean(),
-    resendCount: field.integer(),
+    resendCount: field.integer({ list: true }),
     channelNumber: field.integer(),
+    status: field.enum(DEPLOY_STATUSES, { list: true }),
+    operation: field.enum(CONFIG_OPERATIONS, { list: true }),
+    version: field.integer({ list: true }),
+    reportedVersion: field.integer(),
+    taskGroupId: field.ref('task-groups', { list: true }),
+    batchId: field.text(),
   },
 });
 

@@ -197,8 +197,28 @@ export const deployResponseLogs = resourceTable(
       resendOperation: boolean().notNull().default(false),
       resendCount: integer(),
       channelNumber: integer(),
+      /** pending → sent → confirmed | mismatch | timeout | failed (docs/device-config.md). */
+      status: text().notNull().default('pending'),
+      /** The configuration operation (config-request, clear-device-data, reset-device-config, deploy, override, cancel-override). */
+      operation: text(),
+      /** The program version deployed, and the one the device last reported. */
+      version: integer(),
+      reportedVersion: integer(),
+      taskGroupId: refColumn().references(() => taskGroups.id, { onDelete: 'set null' }),
+      /** The rows of one request share it: a group deployment's progress is theirs. */
+      batchId: text(),
+      /** The command's arguments (the program, an override), kept so a resend after a restart sends the same. */
+      command: jsonb(),
+      downlinkId: text(),
+      /** When an unconfirmed row is resent or given up: the timer lives in the row. */
+      nextAttemptAt: at(),
     },
-    (t) => [index().on(t.accountId, t.deployTime)],
+    (t) => [
+      index().on(t.accountId, t.deployTime),
+      index().on(t.deviceId, t.status),
+      index().on(t.status, t.nextAttemptAt),
+      index().on(t.batchId),
+    ],
   ),
 );
 
