@@ -43,6 +43,8 @@ export interface WriteAnswer {
   status: 'acknowledged' | 'failed';
   message: string | null;
   answeredAt: Date;
+  /** A gateway's txack: it settles only a write sent unconfirmed (a confirmed one waits for the ack). */
+  unconfirmedOnly?: boolean;
 }
 
 /** The message a unit came from, kept in the data log (`store_failed`) if the unit cannot be stored. */

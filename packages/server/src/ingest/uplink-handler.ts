@@ -186,6 +186,24 @@ export class UplinkHandler {
         unit = { answers: [answer] };
         break;
       }
+      case 'txack': {
+        // An unconfirmed downlink gets no ack: the gateway's transmission is all there is to know.
+        const downlinkId = parseDownlinkId(message.queueItemId);
+        if (downlinkId === undefined) return {};
+        unit = {
+          answers: [
+            {
+              downlinkId,
+              deviceId: device.id,
+              answeredAt: time,
+              status: 'acknowledged',
+              message: null,
+              unconfirmedOnly: true,
+            },
+          ],
+        };
+        break;
+      }
       case 'log': {
         const level = textOrNull(message.level, 20);
         const code = textOrNull(message.code, 60);
@@ -194,7 +212,7 @@ export class UplinkHandler {
         return this.log(m, 'chirpstack_log', detail || undefined);
       }
       default:
-        // txack (a gateway sent the frame) and other events change nothing stored.
+        // Other events change nothing stored.
         return {};
     }
     if (notes.length && !unit.logs?.length) unit.logs = notes;
