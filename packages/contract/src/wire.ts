@@ -244,7 +244,22 @@ export interface LiveWrite {
   updatedAt: string;
 }
 
+/** A device configuration command's progress (a deploy response log row, docs/device-config.md). */
+export interface LiveDeploy {
+  id: number;
+  deviceId: number;
+  operation: string;
+  status: 'pending' | 'sent' | 'confirmed' | 'mismatch' | 'timeout' | 'failed';
+  version: number | null;
+  reportedVersion: number | null;
+  resendCount: number;
+  taskGroupId: number | null;
+  batchId: string | null;
+  responseTime: string | null;
+}
+
 export type LiveEvent =
   | ({ type: 'value' } & LiveValue)
   | ({ type: 'status' } & LiveStatus)
-  | ({ type: 'write' } & LiveWrite);
+  | ({ type: 'write' } & LiveWrite)
+  | ({ type: 'deploy' } & LiveDeploy);

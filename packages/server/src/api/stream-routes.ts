@@ -18,6 +18,7 @@ const EVENT_RESOURCES: Record<LiveEvent['type'], string[]> = {
   value: ['channel-values', 'channel-read-values'],
   status: ['device-connection-status'],
   write: ['channel-write-values'],
+  deploy: ['deploy-response-logs'],
 };
 
 const readable = (permissions: Permissions) =>
