@@ -11,6 +11,7 @@ import { tenancyPolicies } from './access/tenancy-policy.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
+import { registerDeviceConfigRoutes } from './api/device-config-routes.ts';
 import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/device-credential-routes.ts';
 import { installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerTransferRoutes(app, ctx);
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
+  registerDeviceConfigRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

@@ -70,7 +70,13 @@ export interface TelemetryTestApp {
 
 /** The HTTP app, listening, with a real broker, the ingest and the live stream wired as in main. */
 export async function startTelemetryTestApp(
-  options: { downlinkTimeoutMs?: number; brokerUrl?: (url: string) => string; logger?: AppOptions['logger'] } = {},
+  options: {
+    downlinkTimeoutMs?: number;
+    /** How long a configuration command waits for the device's report before a resend. */
+    configWaitMs?: number;
+    brokerUrl?: (url: string) => string;
+    logger?: AppOptions['logger'];
+  } = {},
 ): Promise<TelemetryTestApp> {
   const database = await testDatabase();
   const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
@@ -101,6 +107,7 @@ export async function startTelemetryTestApp(
     commands,
     downlinkTimeoutMs: options.downlinkTimeoutMs ?? 60_000,
     downlinkSweepMs: 250,
+    configWaitMs: options.configWaitMs,
     log: { error: () => {}, warn: () => {} },
   });
   const port = (app.server.address() as AddressInfo).port;
