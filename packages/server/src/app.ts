@@ -16,6 +16,7 @@ import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/devi
 import { installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerDocs } from './api/openapi.ts';
+import { registerOverrideRoutes } from './api/override-routes.ts';
 import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
 import { registerResourceRoutes } from './api/resource-routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerPlatformRoutes(app, ctx);
   registerDeviceCredentialRoutes(app, ctx);
   registerDeviceConfigRoutes(app, ctx);
+  registerOverrideRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

@@ -4,6 +4,7 @@ import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf } from '@lampyr/simulator/demo-f
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeOverrides, expireOverrides } from '../src/data/overrides.ts';
 import { Client } from './support/test-app.ts';
 import {
   connectClient,
@@ -19,6 +20,7 @@ let client: Client;
 let fleet: Fleet;
 let spy: MqttClient;
 let stream: StreamReader;
+let skewMs = 0;
 /** Every command/down the server published, by DevEUI. */
 const downlinks = new Map<string, Record<string, unknown>[]>();
 
@@ -50,6 +52,9 @@ beforeAll(async () => {
     reportingPeriodMs: 3_600_000,
     silenceChance: 0,
     seed: 7,
+    // The controllers' own clock, which a test moves forward.
+    now: () => new Date(Date.now() + skewMs),
+    scheduleCheckMs: 200,
   });
   await fleet.start();
   spy = await connectClient(t.broker, 'deploy-spy');
@@ -296,5 +301,108 @@ describe('downlinks honour the device', () => {
     }, 10_000);
     expect(failed).toMatchObject({ message: 'timeout', attempts: 2 });
     expect(downlinks.get(devEuiOf(151))?.filter((m) => m.fPort === 10)).toHaveLength(2);
+  });
+});
+
+describe('overrides with expiry', () => {
+  const overrideCount = async () =>
+    Number((await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM overrides`))[0]?.n);
+  const inMinutes = (minutes: number) => new Date(Math.ceil(Date.now() / 60_000) * 60_000 + minutes * 60_000);
+
+  it('holds a controller (override command) and a server-timed light (write now) until the time, then both resume', async () => {
+    const controller = await deviceOf(3);
+    const ip = await idOf(sql`uid = ${ipUidOf(1)}`);
+    // The IP model becomes a plain, server-timed light.
+    await t.database.db.execute(sql`
+      UPDATE device_models SET support_task = false WHERE id = (SELECT device_type_model_id FROM devices WHERE id = ${ip})`);
+    const until = inMinutes(2);
+    const res = await client.call('POST', '/command/api/overrides', {
+      target: { deviceIds: [controller, ip] },
+      level: 40,
+      until: until.toISOString(),
+      reason: 'Street festival',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ level: 40, deviceCount: 2 });
+    expect(res.body.data.controllers.map((c: { deviceId: number }) => c.deviceId)).toEqual([controller]);
+    expect(res.body.data.writes.map((w: { deviceId: number }) => w.deviceId)).toEqual([ip]);
+    const logId = res.body.data.controllers[0].logId;
+    await eventually(async () => (await logRows([logId]))[0]?.status === 'confirmed');
+    const light = fleet.devices.get(devEuiOf(3))?.light;
+    expect(light?.level).toBe(40);
+    expect(light?.controller.override?.until.toISOString()).toBe(until.toISOString());
+    await eventually(async () => fleet.devices.get(ipUidOf(1))?.light.level === 40);
+    const write = (
+      await rows<{ status: string; operation_source: string }>(sql`
+      SELECT status, operation_source FROM channel_write_values WHERE id = ${res.body.data.writes[0].writeId}`)
+    )[0];
+    expect(write).toMatchObject({ status: 'acknowledged', operation_source: 'override' });
+    // The scheduler's input for the server-timed light.
+    expect((await activeOverrides(t.database.db, ip, new Date())).map((o) => o.level)).toEqual([40]);
+    expect(await activeOverrides(t.database.db, ip, new Date(until.getTime() + 1000))).toEqual([]);
+    // Listed like any entity.
+    const listed = await client.list('overrides', { filter: {}, pageable: { page: 1, size: 10 } });
+    expect(listed.body.data.content[0]).toMatchObject({ reason: 'Street festival', status: 'active', level: 40 });
+
+    // The controller's clock passes `until`: it drops the override by itself and runs its program again.
+    skewMs = until.getTime() - Date.now() + 1000;
+    await eventually(() => light?.controller.override === null);
+    const after = new Date(Date.now() + skewMs);
+    expect(light?.level).toBe(light?.controller.scheduledLevel(after));
+    // The server's sweep marks it expired once its time has come.
+    const expired = await expireOverrides(t.database.db, new Date(until.getTime() + 1000));
+    expect(expired.map((e) => e.id)).toContain(res.body.data.id);
+    skewMs = 0;
+  });
+
+  it('cancels an override: the controller gets cancel-override and resumes its program', async () => {
+    const id = await deviceOf(4);
+    const res = await client.call('POST', '/command/api/overrides', {
+      target: { deviceIds: [id] },
+      level: 0,
+      until: inMinutes(30).toISOString(),
+      reason: 'Maintenance',
+    });
+    await eventually(async () => (await logRows([res.body.data.controllers[0].logId]))[0]?.status === 'confirmed');
+    const light = fleet.devices.get(devEuiOf(4))?.light;
+    expect(light?.level).toBe(0);
+    const cancelled = await client.call('DELETE', `/command/api/overrides/${res.body.data.id}`, {});
+    expect(cancelled.status).toBe(200);
+    await eventually(
+      async () => (await logRows([cancelled.body.data.controllers[0].logId]))[0]?.status === 'confirmed',
+    );
+    expect(light?.controller.override).toBeNull();
+    expect(light?.level).toBe(light?.controller.scheduledLevel(new Date()));
+    expect(await activeOverrides(t.database.db, id, new Date())).toEqual([]);
+    // A cancelled override cannot be cancelled again.
+    expect((await client.call('DELETE', `/command/api/overrides/${res.body.data.id}`, {})).status).toBe(404);
+  });
+
+  it('refuses a past or far time, a bad level, an empty target and a street with no lights, storing nothing', async () => {
+    const before = await overrideCount();
+    const beforeRows = await deployRowCount();
+    const id = await deviceOf(6);
+    const base = { target: { deviceIds: [id] }, level: 50, until: inMinutes(10).toISOString(), reason: 'x' };
+    const cases: [unknown, number, string?][] = [
+      [{ ...base, until: new Date(Date.now() - 60_000).toISOString() }, 400, 'until'],
+      [{ ...base, until: new Date(Date.now() + 31 * 86_400_000).toISOString() }, 400, 'until'],
+      [{ ...base, until: 'tomorrow' }, 400],
+      [{ ...base, level: 101 }, 400],
+      [{ ...base, target: {} }, 400],
+      [{ ...base, reason: '' }, 400],
+      [{ ...base, target: { street: 'Nowhere Sokak' } }, 422],
+      [{ ...base, target: { deviceIds: [99_999_999] } }, 422],
+    ];
+    for (const [body, status, field] of cases) {
+      const res = await client.call('POST', '/command/api/overrides', body);
+      expect(res.status).toBe(status);
+      if (field) expect(res.body.error?.message).toContain(field);
+    }
+    client.language = 'tr';
+    const tr = await client.call('POST', '/command/api/overrides', { ...base, target: { street: 'Nowhere Sokak' } });
+    client.language = undefined;
+    expect(tr.body.error?.message).toMatch(/etkin cihaz yok/);
+    expect(await overrideCount()).toBe(before);
+    expect(await deployRowCount()).toBe(beforeRows);
   });
 });

@@ -206,3 +206,28 @@ export const taskControlLogs = defineResource({
     controlType: field.text({ list: true }),
   },
 });
+
+/**
+ * A lighting override: a level held on some lights until a time, whatever their schedule says.
+ * Made and cancelled through `POST /command/api/overrides` and `DELETE /command/api/overrides/{id}`
+ * (the lights it covers are resolved when it is made), listed like any entity.
+ */
+export const overrides = defineResource({
+  name: 'overrides',
+  route: 'tasks-schedules/overrides',
+  scope: 'account',
+  display: 'reason',
+  defaultSort: 'createdAt,desc',
+  readOnly: true,
+  fields: {
+    level: field.integer({ min: 0, max: 100, required: true, list: true }),
+    until: field.datetime({ required: true, list: true }),
+    reason: field.text({ required: true, list: true, search: true }),
+    status: field.enum(['active', 'expired', 'cancelled'], { list: true }),
+    street: field.text({ list: true, search: true }),
+    regionId: field.ref('regions', { list: true }),
+    deviceIds: field.json(),
+    deviceCount: field.integer({ list: true }),
+    cancelledAt: field.datetime(),
+  },
+});

@@ -230,3 +230,24 @@ export const taskControlLogs = resourceTable(
     (t) => [index().on(t.accountId, t.controlDate)],
   ),
 );
+
+export const overrides = resourceTable(
+  'overrides',
+  pgTable(
+    'overrides',
+    {
+      ...scoped(),
+      level: integer().notNull(),
+      until: at().notNull(),
+      reason: text().notNull(),
+      status: text().notNull().default('active'),
+      street: text(),
+      regionId: refColumn().references(() => regions.id),
+      /** The devices it covers, resolved when it was made (a JSON array of ids). */
+      deviceIds: jsonb().notNull(),
+      deviceCount: integer().notNull(),
+      cancelledAt: at(),
+    },
+    (t) => [index().on(t.accountId, t.createdAt), index().on(t.status, t.until)],
+  ),
+);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CONFIG_FPORT, type ConfigReport, configCommandToJson, encodeConfigCommand } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
+import { expireOverrides } from '../../data/overrides.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import type { LiveEvents } from '../../events/live-events.ts';
@@ -165,6 +166,8 @@ export class DeploymentEngine {
 
   /** Resends rows whose wait is over, gives up those out of attempts, and sends rows no event announced. */
   async sweep(): Promise<void> {
+    // Controllers drop an override at its time by themselves; the record follows.
+    await expireOverrides(this.db, this.now());
     const now = this.now().toISOString();
     const givenUp = rowsOf(
       await this.db.execute(sql`
