@@ -60,6 +60,8 @@ async function main(): Promise<void> {
         ipDevices: 5,
         lost: lostLightEuis(200),
         reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
+        // The controllers' programs and overrides survive a restart of `npm start`.
+        stateFile: resolve(config.DATA_DIR, 'simulator-state.json'),
         log: (line) => app.log.warn(line),
       })
     : undefined;
