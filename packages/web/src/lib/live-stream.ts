@@ -93,6 +93,15 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     const found = patchLists(client, 'channel-write-values', (r) => r.id === id, patch);
     client.setQueryData<Row>(keys.detail('channel-write-values', id), (row) => (row ? { ...row, ...patch } : row));
     if (!found) refreshSoon(client, 'channel-write-values');
+  } else if (event.type === 'deploy') {
+    const { id, status, resendCount, reportedVersion, responseTime } = event;
+    const found = patchLists(client, 'deploy-response-logs', (r) => r.id === id, {
+      status,
+      resendCount,
+      reportedVersion,
+      responseTime,
+    });
+    if (!found) refreshSoon(client, 'deploy-response-logs');
   }
 }
 
