@@ -89,12 +89,16 @@ describe('the simulated controller', () => {
     const controller = first.devices.get(devEuiOf(2))?.light.controller;
     controller?.apply({ op: 'deploy', program }, clock.now);
     controller?.apply({ op: 'override', level: 25, until: new Date('2026-11-23T23:00:00Z') }, clock.now);
+    first.checkSchedules();
+    expect(first.devices.get(devEuiOf(2))?.light.level).toBe(25);
     await first.stop();
     expect(JSON.parse(readFileSync(file, 'utf8')).devices[devEuiOf(2)].program.version).toBe(7);
     const second = offline(file, clock);
     const restored = second.devices.get(devEuiOf(2))?.light;
     expect(restored?.controller.program).toEqual(program);
     expect(restored?.controller.override?.level).toBe(25);
+    // The lamp is as it was before the restart, before any schedule check.
+    expect(restored?.level).toBe(25);
     second.checkSchedules();
     expect(restored?.level).toBe(25);
     // A device never configured starts from the factory program.

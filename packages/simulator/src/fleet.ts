@@ -127,10 +127,15 @@ export class Fleet {
     const file = this.options.stateFile;
     if (!file || !existsSync(file)) return;
     try {
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as { devices?: Record<string, ControllerState> };
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        devices?: Record<string, ControllerState & { lampLevel?: number }>;
+      };
       for (const [id, state] of Object.entries(saved.devices ?? {})) {
         const device = this.devices.get(id);
-        if (device) device.light.controller = new Controller(state);
+        if (!device) continue;
+        device.light.controller = new Controller(state);
+        // The lamp comes back as it was: the program's level, or a manual write it held.
+        if (typeof state.lampLevel === 'number') device.light.setLevel(state.lampLevel);
       }
     } catch (error) {
       this.options.log?.(`simulator: state file ${file} unreadable, starting fresh (${(error as Error).message})`);
@@ -143,7 +148,9 @@ export class Fleet {
     this.saveTimer = undefined;
     const file = this.options.stateFile;
     if (!file) return;
-    const devices = Object.fromEntries([...this.devices].map(([id, d]) => [id, d.light.controller.state()]));
+    const devices = Object.fromEntries(
+      [...this.devices].map(([id, d]) => [id, { ...d.light.controller.state(), lampLevel: d.light.level }]),
+    );
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(`${file}.tmp`, JSON.stringify({ devices }));
     renameSync(`${file}.tmp`, file);

@@ -249,7 +249,7 @@ export function DeviceActions({ slug }: { slug: string }) {
             columns={[
               {
                 key: 'device',
-                title: labels.title,
+                title: logLabels.field('deviceId'),
                 render: (_v, r) => nameOf.get(r.deviceId as number) ?? String(r.deviceId),
               },
               {
