@@ -191,7 +191,50 @@ describe('config deploy to controllers', () => {
   });
 });
 
+describe('state in the database', () => {
+  it('sends a row no event announced (made before a restart, or by another replica) from its timer in the table', async () => {
+    const id = await deviceOf(7);
+    const account = client.accountId as number;
+    const [row] = await rows<{ id: number }>(sql`
+      INSERT INTO deploy_response_logs (account_id, device_id, dev_eui, status, operation, command, resend_count, created_at)
+      VALUES (${account}, ${id}, ${devEuiOf(7)}, 'pending', 'config-request', '{}'::jsonb, 0, now() - interval '1 minute')
+      RETURNING id::int`);
+    const [done] = await eventually(async () => {
+      const r = await logRows([row?.id as number]);
+      return r[0]?.status === 'confirmed' && r;
+    });
+    expect(done).toMatchObject({ status: 'confirmed', resend_count: 0 });
+  });
+});
+
 describe('refusals: all or nothing', () => {
+  it("refuses another account's devices as unknown, and changes nothing there", async () => {
+    const other = t.seeded.subAccountIds[1] as number;
+    const [model] = await rows<{ id: number }>(
+      sql`SELECT device_type_model_id::int AS id FROM devices WHERE dev_eui = ${devEuiOf(1)}`,
+    );
+    const [foreign] = await rows<{ id: number }>(sql`
+      INSERT INTO devices (account_id, name, device_type_model_id, dev_eui, is_active)
+      VALUES (${other}, 'FOREIGN-1', ${model?.id}, 'bb00000000000001', true) RETURNING id::int`);
+    const before = await deployRowCount();
+    const overridesBefore = Number((await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM overrides`))[0]?.n);
+    const res = await configAction({ action: 'reset-device-config', deviceIds: [foreign?.id] });
+    expect(res.status).toBe(422);
+    expect(res.raw).not.toContain('FOREIGN-1');
+    const override = await client.call('POST', '/command/api/overrides', {
+      target: { deviceIds: [foreign?.id] },
+      level: 0,
+      until: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: 'not mine',
+    });
+    expect(override.status).toBe(422);
+    expect(await deployRowCount()).toBe(before);
+    expect(Number((await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM overrides`))[0]?.n)).toBe(
+      overridesBefore,
+    );
+    expect((downlinks.get('bb00000000000001') ?? []).length).toBe(0);
+  });
+
   it('refuses devices whose model keeps no schedule with 422, sending nothing (en and tr)', async () => {
     const account = client.accountId as number;
     const [model] = await rows<{ id: number }>(sql`
