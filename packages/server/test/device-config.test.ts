@@ -233,6 +233,7 @@ describe('refusals: all or nothing', () => {
       overridesBefore,
     );
     expect((downlinks.get('bb00000000000001') ?? []).length).toBe(0);
+    expect((await client.call('GET', `/query/api/devices/${foreign?.id}/active-overrides`)).status).toBe(404);
   });
 
   it('refuses devices whose model keeps no schedule with 422, sending nothing (en and tr)', async () => {
@@ -383,6 +384,11 @@ describe('overrides with expiry', () => {
     // The scheduler's input for the server-timed light.
     expect((await activeOverrides(t.database.db, ip, new Date())).map((o) => o.level)).toEqual([40]);
     expect(await activeOverrides(t.database.db, ip, new Date(until.getTime() + 1000))).toEqual([]);
+    // What device details shows: "Override 40 % until …".
+    const shown = await client.call('GET', `/query/api/devices/${controller}/active-overrides`);
+    expect(shown.body.data).toEqual([
+      { id: res.body.data.id, level: 40, until: until.toISOString(), reason: 'Street festival' },
+    ]);
     // Listed like any entity.
     const listed = await client.list('overrides', { filter: {}, pageable: { page: 1, size: 10 } });
     expect(listed.body.data.content[0]).toMatchObject({ reason: 'Street festival', status: 'active', level: 40 });

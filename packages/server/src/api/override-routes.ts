@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../access/access.ts';
 import { type ConfigTarget, queueConfigCommands } from '../data/config-commands.ts';
+import { activeOverrides } from '../data/overrides.ts';
 import { transactionLogs } from '../db/schema/index.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
-import { COMMAND_PREFIX } from './prefixes.ts';
+import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
 
 const MAX_DAYS = 30;
@@ -171,6 +172,28 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
           writes: record.writes,
         },
       };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${QUERY_PREFIX}/devices/:id/active-overrides`,
+    {
+      config: { access: 'user' },
+      schema: { tags: ['overrides'], summary: 'The overrides holding a device now, newest first' },
+    },
+    async (request) => {
+      const actor = authorize(request, devices, 'read');
+      authorize(request, resource, 'read');
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id < 1) throw badValue('id', 'expected a positive whole number');
+      const [visible] = rowsOf(
+        await ctx.db.execute(
+          sql`SELECT devices.id FROM devices WHERE ${scopeOf(actor, devices.name)} AND devices.id = ${id}`,
+        ),
+      );
+      if (!visible) throw new ApiException('NOT_FOUND');
+      const active = await activeOverrides(ctx.db, id, new Date());
+      return { success: true, data: active.map((o) => ({ ...o, until: o.until.toISOString() })) };
     },
   );
 

@@ -1,8 +1,9 @@
 import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
 import { App, Button, Card, Flex, Input, Popconfirm, Table, Tag, Typography, theme } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -10,7 +11,7 @@ import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { useReferenceNames } from '../../resources/reference-data.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { useList } from './device-data.ts';
+import { useList, useRecord } from './device-data.ts';
 import { LiveBadge } from './live-badge.tsx';
 
 const devicesResource = getResource('devices');
@@ -55,6 +56,12 @@ export function DeviceActions({ slug }: { slug: string }) {
   const [profileId, setProfileId] = useState<number | undefined>();
   const [sending, setSending] = useState(false);
   const [batch, setBatch] = useState<{ batchId: string; results: Queued[] } | undefined>();
+  // Opened from a device's details: that device is selected.
+  const [search] = useSearchParams();
+  const pre = useRecord('devices', Number(search.get('deviceId')) || undefined).data;
+  useEffect(() => {
+    if (pre) setSelected((current) => (current.size ? current : new Map([[pre.id, pre]])));
+  }, [pre]);
 
   const list = useList('devices', {
     filter: q ? { q } : {},
