@@ -191,6 +191,35 @@ describe('config deploy to controllers', () => {
   });
 });
 
+describe('config reports from the field', () => {
+  it('logs a config report it cannot read, and it confirms nothing', async () => {
+    const silent = await deviceOf(152);
+    const res = await configAction({ action: 'config-request', deviceIds: [silent] });
+    const logId = res.body.data.results[0].logId;
+    await eventually(async () => (await logRows([logId]))[0]?.status === 'sent');
+    // Three bytes on the configuration port, and a JSON report that is not one.
+    spy.publish(
+      `application/${DEMO_APPLICATION_ID}/device/${devEuiOf(152)}/event/up`,
+      JSON.stringify({
+        fCnt: 5,
+        fPort: CONFIG_FPORT,
+        data: Buffer.from([0x81, 0, 1]).toString('base64'),
+        time: new Date().toISOString(),
+      }),
+      { qos: 1 },
+    );
+    spy.publish(`lampyr/${ipUidOf(1)}/up`, JSON.stringify({ config: { version: 'x' } }), { qos: 1 });
+    const logged = await eventually(async () => {
+      const r = await rows<{ device_uid: string }>(
+        sql`SELECT device_uid FROM data_logs WHERE reason = 'bad_config_report'`,
+      );
+      return r.length === 2 && r;
+    });
+    expect(logged.map((l) => l.device_uid).sort()).toEqual([devEuiOf(152), ipUidOf(1)].sort());
+    expect((await logRows([logId]))[0]?.status).not.toBe('confirmed');
+  });
+});
+
 describe('state in the database', () => {
   it('sends a row no event announced (made before a restart, or by another replica) from its timer in the table', async () => {
     const id = await deviceOf(7);
