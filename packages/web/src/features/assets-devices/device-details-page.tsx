@@ -231,12 +231,12 @@ export default function DeviceDetailsPage() {
                 <Descriptions size="small" column={1}>
                   <Descriptions.Item label={t('device.status')}>
                     <ConnectionTag status={connection?.status} />
-                    <OverrideTags deviceId={id} />
                   </Descriptions.Item>
                   <Descriptions.Item label={t('device.lastSeen')}>{formatTime(connection?.dateTime)}</Descriptions.Item>
                   <Descriptions.Item label="RSSI">{text(connection?.rssi)}</Descriptions.Item>
                   <Descriptions.Item label="SNR">{text(connection?.snr)}</Descriptions.Item>
                 </Descriptions>
+                <OverrideTags deviceId={id} />
                 <Space wrap style={{ marginTop: token.marginSM }}>
                   <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.channel-write-values')}</Button>
