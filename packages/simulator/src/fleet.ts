@@ -380,6 +380,8 @@ export class Fleet {
       return;
     }
     const device = this.devices.get(String(parts[3]).toLowerCase());
+    // A light lost in the field hears nothing.
+    if (this.options.lost?.includes(String(parts[3]).toLowerCase())) return;
     if (!device?.deviceInfo || typeof message.data !== 'string' || typeof message.id !== 'string') return;
     const light = device.light;
     const data = Buffer.from(message.data, 'base64');
