@@ -8,6 +8,8 @@ export * from './catalogue/schedule-rules.ts';
 export * from './catalogue/system.ts';
 export * from './catalogue/tasks.ts';
 export * from './constants.ts';
+export * from './device-config.ts';
+export * from './device-program.ts';
 export * from './fields.ts';
 export * from './formula.ts';
 export * from './notifications.ts';

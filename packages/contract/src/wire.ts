@@ -283,12 +283,27 @@ export interface AlarmCommandResult {
   skipped: { id: number; reason: string }[];
 }
 
+/** A device configuration command's progress (a deploy response log row, docs/device-config.md). */
+export interface LiveDeploy {
+  id: number;
+  deviceId: number;
+  operation: string;
+  status: 'pending' | 'sent' | 'confirmed' | 'mismatch' | 'timeout' | 'failed';
+  version: number | null;
+  reportedVersion: number | null;
+  resendCount: number;
+  taskGroupId: number | null;
+  batchId: string | null;
+  responseTime: string | null;
+}
+
 export type LiveEvent =
   | ({ type: 'value' } & LiveValue)
   | ({ type: 'status' } & LiveStatus)
   | ({ type: 'write' } & LiveWrite)
   | ({ type: 'notification' } & LiveNotification)
-  | ({ type: 'alarm' } & LiveAlarm);
+  | ({ type: 'alarm' } & LiveAlarm)
+  | ({ type: 'deploy' } & LiveDeploy);
 
 /** `POST {COMMAND_URL}/notifications/push-subscriptions`: a browser's Web Push subscription. */
 export const pushSubscriptionSchema = z.object({

@@ -12,11 +12,13 @@ import { registerAlarmRoutes } from './api/alarm-routes.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import type { AppContext } from './api/context.ts';
 import { registerDashboardRoutes } from './api/dashboard-routes.ts';
+import { registerDeviceConfigRoutes } from './api/device-config-routes.ts';
 import { refuseInactiveDevice, registerDeviceCredentialRoutes } from './api/device-credential-routes.ts';
 import { installErrorHandler } from './api/errors.ts';
 import { installGuard } from './api/guard.ts';
 import { registerNotificationRoutes } from './api/notification-routes.ts';
 import { registerDocs } from './api/openapi.ts';
+import { registerOverrideRoutes } from './api/override-routes.ts';
 import { registerPlatformRoutes } from './api/platform-routes.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './api/prefixes.ts';
 import { registerReportRoutes } from './api/report-routes.ts';
@@ -29,6 +31,7 @@ import type { SecretBox } from './auth/secret-box.ts';
 import { bumpTokenVersion, TokenVersions } from './auth/token-versions.ts';
 import { Tokens } from './auth/tokens.ts';
 import { checkAlertTemplate } from './data/alert-template-check.ts';
+import { overridesForPlan } from './data/overrides.ts';
 import { createRepositories } from './data/resource-repository.ts';
 import type { Db } from './db/connect.ts';
 import { resourceTables } from './db/schema/index.ts';
@@ -151,6 +154,8 @@ export async function buildApp(
   await registerDocs(app, ctx);
 
   registerAuthRoutes(app, ctx);
+  // Before the generic routes: a read-only resource's own write routes take precedence over refusals.
+  registerOverrideRoutes(app, ctx);
   registerResourceRoutes(app, ctx);
   registerStreamRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
@@ -160,12 +165,15 @@ export async function buildApp(
   registerDeviceCredentialRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
-  const previews = new SchedulePreviews(options.db);
+  const previews = new SchedulePreviews(options.db, (deviceIds, from, until) =>
+    overridesForPlan(options.db, deviceIds, from, until),
+  );
   const running = new RunningTasks(options.db);
   registerScheduleRoutes(app, ctx, {
     preview: (accountId, request, now) => previews.preview(accountId, request, now),
     running: (accountId, now) => running.running(accountId, now),
   });
+  registerDeviceConfigRoutes(app, ctx);
 
   app.get('/health', { config: { access: 'public' } }, async () => ({ success: true, data: { status: 'ok' } }));
   // Built from configuration only: a Host header must never point the console's API calls elsewhere.

@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
 import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
+import { overridesForPlan } from './data/overrides.ts';
 import { type Database, openDatabase } from './db/connect.ts';
 import { EnergyEngine } from './engines/energy/energy-rollup.ts';
 import { AdvisoryLockLeader, alwaysLeader } from './engines/scheduler/leadership.ts';
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
         // A light reports 262 V (or a dead lamp) for a minute and a half now and then — the first
         // within a minute of starting — so the demo's alarms raise, mail the administrator and clear.
         faults: { firstAfterMs: 45_000, everyMs: 4 * 60_000, forMs: 90_000 },
+        // The controllers' programs and overrides survive a restart of `npm start`.
+        stateFile: resolve(config.DATA_DIR, 'simulator-state.json'),
         log: (line) => app.log.warn(line),
       })
     : undefined;
@@ -93,6 +96,14 @@ async function main(): Promise<void> {
     : alwaysLeader;
   const stopScheduler = new Scheduler(database.db, commands, leadership, {
     now: () => new Date(),
+    // Overrides in force hold server-timed lights at their level; the plan resumes when they end.
+    overrides: (deviceIds) =>
+      overridesForPlan(
+        database.db,
+        deviceIds,
+        new Date(Date.now() - 86_400_000),
+        new Date(Date.now() + 2 * 86_400_000),
+      ),
     onError: (error) => app.log.error(error),
   }).start();
   const shutdown = async () => {

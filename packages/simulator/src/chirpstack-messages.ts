@@ -35,6 +35,8 @@ export function upEvent(input: {
   data: Buffer;
   receptions: Reception[];
   time: Date;
+  /** 10 for readings; 50 (CONFIG_FPORT) for config reports. */
+  fPort?: number;
 }) {
   const time = input.time.toISOString();
   return {
@@ -45,7 +47,7 @@ export function upEvent(input: {
     adr: true,
     dr: 3,
     fCnt: input.fCnt,
-    fPort: 10,
+    fPort: input.fPort ?? 10,
     confirmed: false,
     data: input.data.toString('base64'),
     rxInfo: input.receptions.map((rx, i) => ({

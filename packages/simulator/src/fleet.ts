@@ -1,5 +1,17 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  CONFIG_FPORT,
+  type ConfigCommand,
+  configCommandFromJson,
+  configReportToJson,
+  decodeConfigCommand,
+  encodeConfigReport,
+} from '@lampyr/contract';
 import mqtt, { type MqttClient } from 'mqtt';
 import { ackEvent, DEMO_TENANT, type DeviceInfo, txackEvent, upEvent } from './chirpstack-messages.ts';
+import type { ControllerState } from './controller.ts';
+import { Controller } from './controller.ts';
 import { type Channel, DEMO_APPLICATION_ID, devEuiOf, GATEWAY_EUIS, ipUidOf, LAYOUTS } from './demo-fleet.ts';
 import { decodeDownlink, encodeUplink } from './payload-codec.ts';
 import { type Fault, StreetLight } from './street-light.ts';
@@ -38,7 +50,18 @@ export interface FleetOptions {
   faults?: { everyMs: number; forMs: number; firstAfterMs?: number };
   seed?: number;
   log?: (line: string) => void;
+  /**
+   * A JSON file keeping each controller's program, override and schedule state across restarts
+   * (`npm start` puts it in the data folder). Without it a restart starts from the factory program.
+   */
+  stateFile?: string;
+  /** The controllers' clock (tests drive it); the real time by default. */
+  now?: () => Date;
+  /** How often the controllers look at their schedule (default 15 s). */
+  scheduleCheckMs?: number;
 }
+
+const DAY_MS = 86_400_000;
 
 interface SimulatedDevice {
   light: StreetLight;
@@ -75,6 +98,8 @@ export class Fleet {
   private stopped = false;
   private faultTimers: NodeJS.Timeout[] = [];
   private faultsMade = 0;
+  private scheduleTimer?: NodeJS.Timeout;
+  private saveTimer?: NodeJS.Timeout;
 
   constructor(private readonly options: FleetOptions) {
     this.random = mulberry32(options.seed ?? Date.now());
@@ -99,6 +124,69 @@ export class Fleet {
       const uid = ipUidOf(n);
       this.devices.set(uid, { kind: 'ip', light: new StreetLight(uid, LAYOUTS.l2, this.random) });
     }
+    this.loadState();
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  private loadState(): void {
+    const file = this.options.stateFile;
+    if (!file || !existsSync(file)) return;
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        devices?: Record<string, ControllerState & { lampLevel?: number }>;
+      };
+      for (const [id, state] of Object.entries(saved.devices ?? {})) {
+        const device = this.devices.get(id);
+        if (!device) continue;
+        device.light.controller = new Controller(state);
+        // The lamp comes back as it was: the program's level, or a manual write it held.
+        if (typeof state.lampLevel === 'number') device.light.setLevel(state.lampLevel);
+      }
+    } catch (error) {
+      this.options.log?.(`simulator: state file ${file} unreadable, starting fresh (${(error as Error).message})`);
+    }
+  }
+
+  /** Writes every controller's state (atomically: a crash mid-write leaves the last good file). */
+  saveState(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const file = this.options.stateFile;
+    if (!file) return;
+    const devices = Object.fromEntries(
+      [...this.devices].map(([id, d]) => [id, { ...d.light.controller.state(), lampLevel: d.light.level }]),
+    );
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(`${file}.tmp`, JSON.stringify({ devices }));
+    renameSync(`${file}.tmp`, file);
+  }
+
+  private saveSoon(): void {
+    if (!this.options.stateFile || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.saveState(), 500);
+    this.saveTimer.unref();
+  }
+
+  /**
+   * Every controller looks at its schedule: a switch point passed (or an override ended) changes
+   * its lamp. Runs from the controllers' own clocks, whether the broker is there or not.
+   */
+  checkSchedules(): void {
+    const now = this.now();
+    let changed = false;
+    for (const device of this.devices.values()) {
+      const hadOverride = device.light.controller.override !== null;
+      const level = device.light.controller.tick(now);
+      if (level !== undefined) {
+        device.light.setLevel(level);
+        changed = true;
+      }
+      if (hadOverride && device.light.controller.override === null) changed = true;
+    }
+    if (changed) this.saveSoon();
   }
 
   private async connect(name: string, login: Partial<DeviceLogin>): Promise<MqttClient> {
@@ -123,6 +211,9 @@ export class Fleet {
   }
 
   async start(): Promise<void> {
+    this.checkSchedules();
+    this.scheduleTimer = setInterval(() => this.checkSchedules(), this.options.scheduleCheckMs ?? 15_000);
+    this.scheduleTimer.unref();
     // The LoRaWAN lights speak through one connection, as ChirpStack does.
     const shared = { username: this.options.username, password: this.options.password };
     const client = await this.connect('chirpstack', shared);
@@ -197,6 +288,8 @@ export class Fleet {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.faultTimers) clearTimeout(timer);
+    clearInterval(this.scheduleTimer);
+    if (this.options.stateFile) this.saveState();
     for (const device of this.devices.values()) clearTimeout(device.timer);
     await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync(true))]);
   }
@@ -223,6 +316,48 @@ export class Fleet {
       return;
     }
     this.report(device);
+    // Once a day each controller states its configuration unasked.
+    if (this.now().getTime() - light.lastConfigReportAt >= DAY_MS) this.configReport(device);
+  }
+
+  /** Carries out a configuration command and answers with a config report. */
+  private configure(device: SimulatedDevice, command: ConfigCommand | undefined): void {
+    const light = device.light;
+    const now = this.now();
+    const answered = light.controller.apply(command, now);
+    if (command?.op === 'clear-device-data') light.clearData();
+    if (answered.changed) {
+      const level = light.controller.tick(now);
+      if (level !== undefined) light.setLevel(level);
+      this.saveSoon();
+    }
+    this.configReport(device, answered);
+  }
+
+  configReport(device: SimulatedDevice, answered?: { answers?: ConfigCommand['op']; ok: boolean }): void {
+    const light = device.light;
+    const now = this.now();
+    light.lastConfigReportAt = now.getTime();
+    const report = light.controller.report(now, light.level, answered);
+    if (device.kind === 'ip') {
+      this.publish(
+        `lampyr/${light.id}/up`,
+        { ts: now.toISOString(), config: configReportToJson(report) },
+        device.client,
+      );
+      return;
+    }
+    light.fCnt++;
+    const message = upEvent({
+      deviceInfo: device.deviceInfo as DeviceInfo,
+      devAddr: device.devAddr as string,
+      fCnt: light.fCnt,
+      fPort: CONFIG_FPORT,
+      data: Buffer.from(encodeConfigReport(report)),
+      receptions: [{ gatewayId: GATEWAY_EUIS[0], rssi: -90, snr: 7.5 }],
+      time: now,
+    });
+    this.publish(`application/${this.applicationId}/device/${light.id}/event/up`, message);
   }
 
   report(device: SimulatedDevice): void {
@@ -286,15 +421,25 @@ export class Fleet {
       return;
     }
     const device = this.devices.get(String(parts[3]).toLowerCase());
+    // A light lost in the field hears nothing.
+    if (this.options.lost?.includes(String(parts[3]).toLowerCase())) return;
     if (!device?.deviceInfo || typeof message.data !== 'string' || typeof message.id !== 'string') return;
     const light = device.light;
-    const command = decodeDownlink(light.layout, Buffer.from(message.data, 'base64'));
-    const applied = command ? light.apply(command.code, command.value) : false;
+    const data = Buffer.from(message.data, 'base64');
+    const isConfig = message.fPort === CONFIG_FPORT;
+    const command = isConfig ? undefined : decodeDownlink(light.layout, data);
+    const applied = isConfig ? data.length > 0 : command ? light.apply(command.code, command.value) : false;
     light.fCntDown++;
     const base = `application/${this.applicationId}/device/${light.id}/event`;
     this.publish(`${base}/txack`, txackEvent(device.deviceInfo, message.id, light.fCntDown, GATEWAY_EUIS[0]));
-    if (message.confirmed !== false) {
+    // Only a confirmed downlink is acknowledged by the device (LoRaWAN's ACK bit).
+    if (message.confirmed === true) {
       this.publish(`${base}/ack`, ackEvent(device.deviceInfo, message.id, light.fCntDown, applied));
+    }
+    if (isConfig) {
+      const config = decodeConfigCommand(data);
+      setTimeout(() => this.configure(device, config), 100);
+      return;
     }
     // Class C lights report their new state right away.
     if (applied) setTimeout(() => this.report(device), 200);
@@ -302,9 +447,20 @@ export class Fleet {
 
   private onLampyrDown(uid: string, message: Record<string, unknown>): void {
     const device = this.devices.get(uid);
-    if (!device || typeof message.values !== 'object' || message.values === null) return;
+    if (!device) return;
     // A command that arrives after its time (a broker kept it while the device was away) is ignored.
     if (typeof message.expiresAt === 'string' && Date.parse(message.expiresAt) < Date.now()) return;
+    if (message.config !== undefined) {
+      const command = configCommandFromJson(message.config);
+      this.publish(
+        `lampyr/${uid}/ack`,
+        { id: message.id, ok: command !== undefined, message: command ? null : 'bad config command' },
+        device.client,
+      );
+      this.configure(device, command);
+      return;
+    }
+    if (typeof message.values !== 'object' || message.values === null) return;
     const failures = Object.entries(message.values as Record<string, unknown>).filter(
       ([code, value]) => typeof value !== 'number' || !device.light.apply(code, value),
     );

@@ -1,3 +1,4 @@
+import { Controller } from './controller.ts';
 import type { Channel } from './demo-fleet.ts';
 
 export type Fault = 'no_power' | 'over_voltage';
@@ -18,6 +19,10 @@ export class StreetLight {
   silentFor = 0;
   fCnt: number;
   fCntDown = 0;
+  /** Its schedule, override and configuration (docs/device-config.md). */
+  controller = new Controller();
+  /** When it last sent a config report (it sends one a day). */
+  lastConfigReportAt: number;
   private lastAt: number;
 
   constructor(
@@ -29,6 +34,26 @@ export class StreetLight {
     this.energyKwh = Math.round(100 + random() * 1900);
     this.fCnt = Math.floor(random() * 1000);
     this.lastAt = now;
+    this.lastConfigReportAt = now;
+  }
+
+  /** The lamp as a level: 0 off, 1–100 on at that dim level. */
+  get level(): number {
+    return this.lampOn ? this.dim : 0;
+  }
+
+  /** Sets the lamp to a level (0 switches it off and keeps the dim level for the next switch-on). */
+  setLevel(level: number): void {
+    if (level <= 0) this.lampOn = false;
+    else {
+      this.lampOn = true;
+      this.dim = Math.min(100, Math.round(level));
+    }
+  }
+
+  /** Clear device data: the meter and counters start again. */
+  clearData(): void {
+    this.energyKwh = 0;
   }
 
   /** Applies a write by channel code; false when the device has no such writable channel. */

@@ -273,5 +273,6 @@ export const channelWriteValues = defineResource({
     sentAt: field.datetime({ readOnly: true }),
     answeredAt: field.datetime({ readOnly: true, list: true }),
     operationSource: field.text({ readOnly: true }),
+    attempts: field.integer({ readOnly: true }),
   },
 });

@@ -13,6 +13,16 @@ import {
 export const OPERATIONS = ['on', 'off', 'dimming'] as const;
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const TIME_TYPES = ['sunrise', 'sunset', 'custom'] as const;
+/** A device configuration command's progress (docs/device-config.md). */
+export const DEPLOY_STATUSES = ['pending', 'sent', 'confirmed', 'mismatch', 'timeout', 'failed'] as const;
+export const CONFIG_OPERATIONS = [
+  'config-request',
+  'clear-device-data',
+  'reset-device-config',
+  'deploy',
+  'override',
+  'cancel-override',
+] as const;
 
 export const taskTypes = defineResource({
   name: 'task-types',
@@ -205,8 +215,14 @@ export const deployResponseLogs = defineResource({
     responseTime: field.datetime({ list: true }),
     responseResult: field.text({ list: true }),
     resendOperation: field.boolean(),
-    resendCount: field.integer(),
+    resendCount: field.integer({ list: true }),
     channelNumber: field.integer(),
+    status: field.enum(DEPLOY_STATUSES, { list: true }),
+    operation: field.enum(CONFIG_OPERATIONS, { list: true }),
+    version: field.integer({ list: true }),
+    reportedVersion: field.integer(),
+    taskGroupId: field.ref('task-groups', { list: true }),
+    batchId: field.text(),
   },
 });
 
@@ -234,5 +250,30 @@ export const taskControlLogs = defineResource({
     status: field.enum(['sent', 'failed', 'skipped'], { list: true }),
     channelWriteValueId: field.ref('channel-write-values'),
     message: field.text(),
+  },
+});
+
+/**
+ * A lighting override: a level held on some lights until a time, whatever their schedule says.
+ * Made and cancelled through `POST /command/api/overrides` and `DELETE /command/api/overrides/{id}`
+ * (the lights it covers are resolved when it is made), listed like any entity.
+ */
+export const overrides = defineResource({
+  name: 'overrides',
+  route: 'tasks-schedules/overrides',
+  scope: 'account',
+  display: 'reason',
+  defaultSort: 'createdAt,desc',
+  readOnly: true,
+  fields: {
+    level: field.integer({ min: 0, max: 100, required: true, list: true }),
+    until: field.datetime({ required: true, list: true }),
+    reason: field.text({ required: true, list: true, search: true }),
+    status: field.enum(['active', 'expired', 'cancelled'], { list: true }),
+    street: field.text({ list: true, search: true }),
+    regionId: field.ref('regions', { list: true }),
+    deviceIds: field.json(),
+    deviceCount: field.integer({ list: true }),
+    cancelledAt: field.datetime(),
   },
 });

@@ -110,7 +110,8 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
 
 /**
  * Records only the server writes (computed sun times, logs): every write is refused with a 403 that
- * says why, after the same sign-in check as any call.
+ * says why, after the same sign-in check as any call — unless a route of its own already takes that
+ * write (overrides are made and cancelled through theirs).
  */
 function registerRefusals(app: FastifyInstance, resource: ResourceDef): void {
   const url = `${COMMAND_PREFIX}/${resource.name}`;
@@ -122,9 +123,8 @@ function registerRefusals(app: FastifyInstance, resource: ResourceDef): void {
     const label = request.t(`resources:${resource.name}.title`);
     throw new ApiException('FORBIDDEN', 'errors.readOnlyResource', { resource: label });
   };
-  app.post(url, options, refuse);
-  app.put(url, options, refuse);
-  app.delete(url, options, refuse);
+  for (const method of ['POST', 'PUT', 'DELETE'] as const)
+    if (!app.hasRoute({ method, url })) app.route({ method, url, ...options, handler: refuse });
 }
 
 function registerCommands(app: FastifyInstance, ctx: AppContext, repo: ResourceRepository): void {

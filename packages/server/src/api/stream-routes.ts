@@ -20,6 +20,7 @@ const EVENT_RESOURCES: Record<LiveEvent['type'], string[]> = {
   write: ['channel-write-values'],
   notification: ['alert-logs'],
   alarm: ['alert-logs'],
+  deploy: ['deploy-response-logs'],
 };
 
 const readable = (permissions: Permissions) =>

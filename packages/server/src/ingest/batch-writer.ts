@@ -258,6 +258,7 @@ export class BatchWriter {
             SET status = ${answer.status}, message = ${answer.message}, answered_at = ${answer.answeredAt.toISOString()},
                 updated_at = now()
             WHERE downlink_id = ${answer.downlinkId} AND device_id = ${answer.deviceId} AND status IN ('pending', 'sent')
+              AND (${answer.unconfirmedOnly === true} = false OR confirmed = false)
             RETURNING ${WRITE_EVENT_COLUMNS}`);
         changed.push(...rowsOf(result));
       }

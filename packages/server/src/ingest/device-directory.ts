@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.ts';
 import {
   accounts,
   deviceChannelTemplates,
+  deviceModels,
   devices,
   gatewayApplications,
   subDeviceChannelTemplates,
@@ -18,6 +19,16 @@ export interface KnownDevice {
   uid: string | null;
   applicationId: string | null;
   modelId: number;
+  /** LoRaWAN application port of its channel writes (null: DOWNLINK_FPORT). */
+  portNumber: number | null;
+  /** Whether its downlinks are sent confirmed (settled by its ack) or not (by the gateway's txack). */
+  confirmed: boolean;
+  /** How many times a command is sent before it is given up (null: once). */
+  connectionAttemptNumber: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** Its model keeps a schedule of its own (configuration commands, docs/device-config.md). */
+  supportTask: boolean;
   isActive: boolean;
   /** Whether the device's account is active: a deactivated account's devices stop working. */
   accountActive: boolean;
@@ -138,11 +149,18 @@ export class DeviceDirectory {
         uid: devices.uid,
         applicationId: devices.applicationId,
         modelId: devices.deviceTypeModelId,
+        portNumber: devices.portNumber,
+        confirmed: devices.confirmed,
+        connectionAttemptNumber: devices.connectionAttemptNumber,
+        latitude: devices.latitude,
+        longitude: devices.longitude,
+        supportTask: deviceModels.supportTask,
         isActive: devices.isActive,
         accountActive: accounts.isActive,
       })
       .from(devices)
       .innerJoin(accounts, eq(accounts.id, devices.accountId))
+      .innerJoin(deviceModels, eq(deviceModels.id, devices.deviceTypeModelId))
       .where(and(where))
       .limit(1);
     const device = rows[0];

@@ -6,7 +6,7 @@ import type { LiveEvents } from '../events/live-events.ts';
 import { encodeWrite } from './decode-payload.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { newDownlinkId } from './downlink-ids.ts';
-import { WRITE_EVENT_COLUMNS, writeEvent } from './write-events.ts';
+import { WRITE_EVENT_COLUMNS, WRITE_EVENT_COLUMNS_OF_W, writeEvent } from './write-events.ts';
 
 /** LoRaWAN application port of the street-light controllers' commands. */
 export const DOWNLINK_FPORT = 10;
@@ -65,12 +65,40 @@ export class DownlinkSender {
     // The write's state is checked in the same statement that claims it, just before publishing.
     const claimed = rowsOf(
       await this.db.execute(sql`
-        UPDATE channel_write_values SET status = 'sent', sent_at = now(), updated_at = now(), downlink_id = ${downlinkId}
+        UPDATE channel_write_values SET status = 'sent', sent_at = now(), updated_at = now(), downlink_id = ${downlinkId},
+          attempts = attempts + 1
         WHERE id = ${writeId} AND status = 'pending' AND created_at > now() - make_interval(secs => ${timeoutSeconds})
         RETURNING ${WRITE_EVENT_COLUMNS}`),
     )[0];
     if (!claimed) return;
     this.announce(claimed);
+    await this.transmit(writeId, claimed, downlinkId);
+  }
+
+  /**
+   * Sends a write that timed out once more, with a new id, while the device's ConnectionAttemptNumber
+   * allows (checked in the claim, so two sweeps cannot both resend it).
+   */
+  async resend(writeId: number): Promise<void> {
+    if (!this.publisher.connected) return;
+    const timeoutSeconds = this.options.timeoutMs / 1000;
+    const downlinkId = newDownlinkId();
+    const claimed = rowsOf(
+      await this.db.execute(sql`
+        UPDATE channel_write_values w SET sent_at = now(), updated_at = now(), downlink_id = ${downlinkId},
+          attempts = w.attempts + 1
+        FROM devices d
+        WHERE w.id = ${writeId} AND d.id = w.device_id AND w.status = 'sent'
+          AND w.sent_at < now() - make_interval(secs => ${timeoutSeconds})
+          AND w.attempts < greatest(coalesce(d.connection_attempt_number, 1), 1)
+        RETURNING ${WRITE_EVENT_COLUMNS_OF_W}`),
+    )[0];
+    if (!claimed) return;
+    await this.transmit(writeId, claimed, downlinkId);
+  }
+
+  private async transmit(writeId: number, claimed: Record<string, unknown>, downlinkId: string): Promise<void> {
+    const timeoutSeconds = this.options.timeoutMs / 1000;
     const device = await this.directory.byId(Number(claimed.device_id));
     const template = device?.templates.find((t) => t.id === Number(claimed.device_channel_template_id));
     if (!device || !template) return this.fail(writeId, 'not_writable');
@@ -87,12 +115,16 @@ export class DownlinkSender {
       if (device.devEui) {
         const applicationId =
           device.applicationId ?? (await this.directory.applicationOf(device.accountId)) ?? 'unknown';
+        // Confirmed downlinks are settled by the device's acknowledgement (event/ack), unconfirmed
+        // ones by the gateway's transmission (event/txack): the answer must know which it was.
+        await this.db.execute(
+          sql`UPDATE channel_write_values SET confirmed = ${device.confirmed} WHERE id = ${writeId}`,
+        );
         const message = {
           id: downlinkId,
           devEui: device.devEui,
-          // Confirmed, so the device's acknowledgement (event/ack) settles the write.
-          confirmed: true,
-          fPort: DOWNLINK_FPORT,
+          confirmed: device.confirmed,
+          fPort: device.portNumber || DOWNLINK_FPORT,
           data: Buffer.from(encoded.bytes).toString('base64'),
         };
         await this.publisher.publishAsync(
@@ -115,16 +147,30 @@ export class DownlinkSender {
     }
   }
 
-  /** Fails writes left unanswered, and sends those no event announced. */
+  /** Resends or fails writes left unanswered, and sends those no event announced. */
   async sweep(): Promise<void> {
     const timeoutSeconds = this.options.timeoutMs / 1000;
-    // A write never sent (the broker was away) times out from its creation, one sent from its sending.
+    if (this.publisher.connected) {
+      const due = rowsOf(
+        await this.db.execute(sql`
+          SELECT w.id FROM channel_write_values w JOIN devices d ON d.id = w.device_id
+          WHERE w.status = 'sent' AND w.sent_at < now() - make_interval(secs => ${timeoutSeconds})
+            AND w.attempts < greatest(coalesce(d.connection_attempt_number, 1), 1)
+          ORDER BY w.id LIMIT 100`),
+      );
+      for (const row of due) await this.resend(Number(row.id));
+    }
+    // A write never sent (the broker was away) times out from its creation, one sent from its last
+    // sending once its attempts are used up (or the broker is away, so it cannot be resent).
     const expired = rowsOf(
       await this.db.execute(sql`
-        UPDATE channel_write_values SET status = 'failed', message = 'timeout', answered_at = now(), updated_at = now()
-        WHERE (status = 'sent' AND sent_at < now() - make_interval(secs => ${timeoutSeconds}))
-           OR (status = 'pending' AND created_at < now() - make_interval(secs => ${timeoutSeconds}))
-        RETURNING ${WRITE_EVENT_COLUMNS}`),
+        UPDATE channel_write_values w SET status = 'failed', message = 'timeout', answered_at = now(), updated_at = now()
+        FROM devices d
+        WHERE d.id = w.device_id AND (
+          (w.status = 'sent' AND w.sent_at < now() - make_interval(secs => ${timeoutSeconds})
+            AND (w.attempts >= greatest(coalesce(d.connection_attempt_number, 1), 1) OR ${!this.publisher.connected}))
+          OR (w.status = 'pending' AND w.created_at < now() - make_interval(secs => ${timeoutSeconds})))
+        RETURNING ${WRITE_EVENT_COLUMNS_OF_W}`),
     );
     for (const row of expired) this.announce(row);
     const orphans = rowsOf(

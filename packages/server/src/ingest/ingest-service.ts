@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Db } from '../db/connect.ts';
 import { ConnectionWatcher } from '../engines/connection-watcher.ts';
+import { DeploymentEngine } from '../engines/deployment/deployment-engine.ts';
 import type { CommandEvents } from '../events/command-events.ts';
 import type { LiveEvents } from '../events/live-events.ts';
 import { BatchWriter, type WriterOptions } from './batch-writer.ts';
@@ -22,6 +23,10 @@ export interface IngestOptions {
   commands: CommandEvents;
   downlinkTimeoutMs: number;
   downlinkSweepMs?: number;
+  /** How long a configuration command waits for the device's config report before a resend (default 60 s). */
+  configWaitMs?: number;
+  /** The deployment engine's clock (tests). */
+  now?: () => Date;
   /** How often silent devices are looked for and marked offline (default every 30 s). */
   connectionSweepMs?: number;
   sessionExpirySeconds?: number;
@@ -37,6 +42,7 @@ export interface Ingest {
   directory: DeviceDirectory;
   downlinks: DownlinkSender;
   connections: ConnectionWatcher;
+  deployments: DeploymentEngine;
   /** `endSession` drops the broker-side session (tests, a worker leaving for good). */
   close(options?: { endSession?: boolean }): Promise<void>;
 }
@@ -90,6 +96,12 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     },
     onError,
   );
+  // The engine needs the publisher, which connects alongside the subscription: a report delivered
+  // before then waits for it.
+  let engineReady: (engine: DeploymentEngine) => void = () => {};
+  const deploymentEngine = new Promise<DeploymentEngine>((resolve) => {
+    engineReady = resolve;
+  });
   const handler = new UplinkHandler(directory, { storedFrameTime: (frame) => writer.storedFrameTime(frame) });
 
   const subscriber = new MqttSubscriber({
@@ -103,7 +115,15 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     onAcknowledged: options.onAcknowledged,
     // Larger messages than the embedded broker takes stay at the broker (they are never parsed).
     maximumPacketSize: MAX_PACKET_BYTES,
-    onMessage: async (topic, payload, delivery) => writer.submit(await handler.handle(topic, payload, delivery)),
+    onMessage: async (topic, payload, delivery) => {
+      const unit = await handler.handle(topic, payload, delivery);
+      await writer.submit(unit);
+      // Stored first: a report confirms its deployment only once its message is committed.
+      if (unit.configReports?.length) {
+        const engine = await deploymentEngine;
+        for (const report of unit.configReports) await engine.onReport(report);
+      }
+    },
     onError,
   });
   const [publisher] = await Promise.all([connectPublisher(options), subscriber.start()]);
@@ -123,6 +143,14 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     onError,
   });
   const stopDownlinks = downlinks.start(options.commands);
+  const deployments = new DeploymentEngine(db, directory, publisher, live, {
+    waitMs: options.configWaitMs,
+    sweepMs: options.downlinkSweepMs,
+    now: options.now,
+    onError,
+  });
+  const stopDeployments = deployments.start(options.commands);
+  engineReady(deployments);
   const connections = new ConnectionWatcher(db, live, onError);
   const stopConnections = connections.start(options.connectionSweepMs ?? 30_000);
   return {
@@ -130,9 +158,11 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     directory,
     downlinks,
     connections,
+    deployments,
     async close(closeOptions) {
       for (const off of forgetDevices) off();
       stopDownlinks();
+      stopDeployments();
       stopConnections();
       await subscriber.close(closeOptions);
       await writer.drain();

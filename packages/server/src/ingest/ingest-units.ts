@@ -1,3 +1,5 @@
+import type { ConfigReport } from '@lampyr/contract';
+
 /** What the ingest hands the batch writer: one MQTT message's readings, sighting, logs and answers. */
 
 export interface Reading {
@@ -57,6 +59,8 @@ export interface WriteAnswer {
   status: 'acknowledged' | 'failed';
   message: string | null;
   answeredAt: Date;
+  /** A gateway's txack: it settles only a write sent unconfirmed (a confirmed one waits for the ack). */
+  unconfirmedOnly?: boolean;
 }
 
 /** The message a unit came from, kept in the data log (`store_failed`) if the unit cannot be stored. */
@@ -69,9 +73,18 @@ export interface UnitSource {
   payload: string;
 }
 
+/** A device's config report (docs/device-config.md), for the deployment engine once the unit is stored. */
+export interface ConfigReportUnit {
+  accountId: number;
+  deviceId: number;
+  report: ConfigReport;
+  receivedAt: Date;
+}
+
 /** Everything one MQTT message leads to; stored in one transaction with the rest of its batch. */
 export interface IngestUnit {
   readings?: Reading[];
+  configReports?: ConfigReportUnit[];
   seen?: DeviceSeen;
   logs?: DataLogEntry[];
   answers?: WriteAnswer[];

@@ -1,3 +1,4 @@
+import { CONFIG_FPORT, configReportFromJson, decodeConfigReport } from '@lampyr/contract';
 import { type DecodedValue, decodePayload, mapNamedValues } from './decode-payload.ts';
 import type { DeviceDirectory, KnownDevice } from './device-directory.ts';
 import {
@@ -44,6 +45,7 @@ export type LogReason =
   | 'chirpstack_log'
   | 'time_replaced'
   | 'store_failed'
+  | 'bad_config_report'
   | RefusalReason;
 
 /** How a message reached the ingest. */
@@ -197,6 +199,24 @@ export class UplinkHandler {
         unit = { answers: [answer] };
         break;
       }
+      case 'txack': {
+        // An unconfirmed downlink gets no ack: the gateway's transmission is all there is to know.
+        const downlinkId = parseDownlinkId(message.queueItemId);
+        if (downlinkId === undefined) return {};
+        unit = {
+          answers: [
+            {
+              downlinkId,
+              deviceId: device.id,
+              answeredAt: time,
+              status: 'acknowledged',
+              message: null,
+              unconfirmedOnly: true,
+            },
+          ],
+        };
+        break;
+      }
       case 'log': {
         const level = textOrNull(message.level, 20);
         const code = textOrNull(message.code, 60);
@@ -205,7 +225,7 @@ export class UplinkHandler {
         return this.log(m, 'chirpstack_log', detail || undefined);
       }
       default:
-        // txack (a gateway sent the frame) and other events change nothing stored.
+        // Other events change nothing stored.
         return {};
     }
     if (notes.length && !unit.logs?.length) unit.logs = notes;
@@ -221,6 +241,17 @@ export class UplinkHandler {
   ): Promise<IngestUnit> {
     const fCnt = frameCounter(message.fCnt);
     if (fCnt === undefined) return this.log(m, 'bad_fcnt', shown('fCnt', message.fCnt));
+    if (message.fPort === CONFIG_FPORT) {
+      // A config report: the controller states its schedule version, override and lamp.
+      const report =
+        typeof message.data === 'string' ? decodeConfigReport(Buffer.from(message.data, 'base64')) : undefined;
+      if (!report) return this.log(m, 'bad_config_report');
+      const best = bestSignal(message.rxInfo);
+      return {
+        seen: { accountId: device.accountId, deviceId: device.id, dateTime: time, rssi: best.rssi, snr: best.snr },
+        configReports: [{ accountId: device.accountId, deviceId: device.id, report, receivedAt: m.receivedAt }],
+      };
+    }
     const frameKey = `fcnt:${fCnt}`;
     let values: DecodedValue[] | undefined;
     // The network server's codec output wins when it names any of our channels.
@@ -272,6 +303,14 @@ export class UplinkHandler {
       return { answers: [{ downlinkId, deviceId: device.id, status, message: text, answeredAt: m.receivedAt }] };
     }
     if (kind !== 'up') return this.log(m, 'unknown_topic');
+    if (message.config !== undefined) {
+      const report = configReportFromJson(message.config);
+      if (!report) return this.log(m, 'bad_config_report');
+      return {
+        seen: { accountId: device.accountId, deviceId: device.id, dateTime: m.receivedAt, rssi: null, snr: null },
+        configReports: [{ accountId: device.accountId, deviceId: device.id, report, receivedAt: m.receivedAt }],
+      };
+    }
     if (!isObject(message.values)) return this.log(m, 'bad_message', 'values');
     const stated = deviceTime(message.ts, m.receivedAt);
     if (stated.kind === 'invalid') return this.log(m, 'bad_message', shown('ts', message.ts));

@@ -7,6 +7,11 @@ export const WRITE_EVENT_COLUMNS = sql.raw(
   'id, account_id, device_id, device_channel_template_id, value, status, message, sent_at, answered_at, updated_at',
 );
 
+/** The same columns of `channel_write_values w` in a statement that joins another table. */
+export const WRITE_EVENT_COLUMNS_OF_W = sql.raw(
+  'w.id, w.account_id, w.device_id, w.device_channel_template_id, w.value, w.status, w.message, w.sent_at, w.answered_at, w.updated_at',
+);
+
 const isoOrNull = (value: unknown): string | null =>
   value === null || value === undefined ? null : new Date(value as string | Date).toISOString();
 

@@ -81,6 +81,8 @@ export async function startTelemetryTestApp(
     alarms?: AppOptions['alarms'];
     /** An existing database (a second app instance on it): not seeded again, not closed by this app. */
     database?: Database;
+    /** How long a configuration command waits for the device's report before a resend. */
+    configWaitMs?: number;
   } = {},
 ): Promise<TelemetryTestApp> {
   const database = options.database ?? (await testDatabase());
@@ -115,6 +117,7 @@ export async function startTelemetryTestApp(
     downlinkTimeoutMs: options.downlinkTimeoutMs ?? 60_000,
     downlinkSweepMs: 250,
     onCommitted: (readings, seen) => alarms.onCommitted(readings, seen),
+    configWaitMs: options.configWaitMs,
     log: { error: () => {}, warn: () => {} },
   });
   const port = (app.server.address() as AddressInfo).port;

@@ -63,7 +63,11 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     }),
     entry(ad, 'graphic', { page: graphic }),
     entry(ad, 'assembly', { resource: 'device-topology' }),
-    entry(ad, 'configuration', { resource: 'device-node-loss-settings' }),
+    // The node-loss settings; with `?action=` one of the device actions below.
+    entry(ad, 'configuration', {
+      resource: 'device-node-loss-settings',
+      page: lazy(() => import('../features/assets-devices/configuration-page.tsx')),
+    }),
     // SPEC §3 has one entity for "device model / device type model".
     entry(ad, 'devices-type-models', { resource: 'device-models' }),
     ENTITIES,

@@ -105,6 +105,15 @@ export function applyLiveEvent(client: QueryClient, event: ConsoleEvent): void {
   } else if (event.type === 'notification') {
     // The notification list's rows are written by the server: a new one is fetched, not built here.
     refreshSoon(client, 'alert-notification-list');
+  } else if (event.type === 'deploy') {
+    const { id, status, resendCount, reportedVersion, responseTime } = event;
+    const found = patchLists(client, 'deploy-response-logs', (r) => r.id === id, {
+      status,
+      resendCount,
+      reportedVersion,
+      responseTime,
+    });
+    if (!found) refreshSoon(client, 'deploy-response-logs');
   }
 }
 

@@ -324,6 +324,10 @@ export const channelWriteValues = resourceTable(
       operationSource: text(),
       /** The command's id on the wire: random, so an answer cannot be forged by guessing it. */
       downlinkId: text(),
+      /** Sent as a confirmed downlink (settled by the device's ack) or not (settled by the gateway's txack). */
+      confirmed: boolean(),
+      /** How many times it was sent; a timed-out write is sent again up to the device's ConnectionAttemptNumber. */
+      attempts: integer().notNull().default(0),
     },
     (t) => [index().on(t.accountId, t.createdAt), index().on(t.status), uniqueIndex().on(t.downlinkId)],
   ),

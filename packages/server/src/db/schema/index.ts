@@ -15,5 +15,7 @@ export const internalColumns: Record<string, string[]> = {
   // Identity belongs to the person: no generic write sets a password or a pending address.
   users: ['passwordHash', 'pendingEmail', 'tokenVersion'],
   devices: ['mqttPasswordEncrypted'],
-  'channel-write-values': ['downlinkId'],
+  'channel-write-values': ['downlinkId', 'confirmed'],
+  // The command's arguments, its wire id and its timer are the deployment engine's.
+  'deploy-response-logs': ['command', 'downlinkId', 'nextAttemptAt'],
 };

@@ -234,8 +234,28 @@ export const deployResponseLogs = resourceTable(
       resendOperation: boolean().notNull().default(false),
       resendCount: integer(),
       channelNumber: integer(),
+      /** pending → sent → confirmed | mismatch | timeout | failed (docs/device-config.md). */
+      status: text().notNull().default('pending'),
+      /** The configuration operation (config-request, clear-device-data, reset-device-config, deploy, override, cancel-override). */
+      operation: text(),
+      /** The program version deployed, and the one the device last reported. */
+      version: integer(),
+      reportedVersion: integer(),
+      taskGroupId: refColumn().references(() => taskGroups.id, { onDelete: 'set null' }),
+      /** The rows of one request share it: a group deployment's progress is theirs. */
+      batchId: text(),
+      /** The command's arguments (the program, an override), kept so a resend after a restart sends the same. */
+      command: jsonb(),
+      downlinkId: text(),
+      /** When an unconfirmed row is resent or given up: the timer lives in the row. */
+      nextAttemptAt: at(),
     },
-    (t) => [index().on(t.accountId, t.deployTime)],
+    (t) => [
+      index().on(t.accountId, t.deployTime),
+      index().on(t.deviceId, t.status),
+      index().on(t.status, t.nextAttemptAt),
+      index().on(t.batchId),
+    ],
   ),
 );
 
@@ -263,5 +283,26 @@ export const taskControlLogs = resourceTable(
       // One execution per device and switch point: the scheduler's claim.
       uniqueIndex().on(t.deviceId, t.plannedAt),
     ],
+  ),
+);
+
+export const overrides = resourceTable(
+  'overrides',
+  pgTable(
+    'overrides',
+    {
+      ...scoped(),
+      level: integer().notNull(),
+      until: at().notNull(),
+      reason: text().notNull(),
+      status: text().notNull().default('active'),
+      street: text(),
+      regionId: refColumn().references(() => regions.id),
+      /** The devices it covers, resolved when it was made (a JSON array of ids). */
+      deviceIds: jsonb().notNull(),
+      deviceCount: integer().notNull(),
+      cancelledAt: at(),
+    },
+    (t) => [index().on(t.accountId, t.createdAt), index().on(t.status, t.until)],
   ),
 );

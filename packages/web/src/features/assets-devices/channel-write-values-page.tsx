@@ -1,7 +1,21 @@
 import { BulbFilled, BulbOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Input, InputNumber, Popconfirm, Slider, Space, Table, Typography, theme } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Flex,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Slider,
+  Space,
+  Table,
+  Typography,
+  theme,
+} from 'antd';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -14,7 +28,14 @@ import { useReferenceNames } from '../../resources/reference-data.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import ResourcePage from '../../resources/resource-page.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
-import { useChannelTemplates, useConnectionStatus, useLatestValues, useList, useRecord } from './device-data.ts';
+import {
+  channelLabel,
+  useChannelTemplates,
+  useConnectionStatus,
+  useLatestValues,
+  useList,
+  useRecord,
+} from './device-data.ts';
 import { LiveBadge } from './live-badge.tsx';
 import { type Command, sendCommand } from './send-writes.ts';
 
@@ -43,6 +64,8 @@ export default function LiveControlPage() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Map<number, Row>>(new Map());
   const [level, setLevel] = useState(50);
+  const [channelCode, setChannelCode] = useState<string | undefined>();
+  const [channelValue, setChannelValue] = useState<number>(0);
   const [sending, setSending] = useState(false);
 
   const listParams = {
@@ -78,6 +101,19 @@ export default function LiveControlPage() {
     () => new Map((statuses.data?.content ?? []).map((s) => [s.deviceId as number, s.status])),
     [statuses.data],
   );
+
+  // Every write channel of the selected devices' models, not only lamp and dim: any model works.
+  const selectedModels = new Set([...selected.values()].map((r) => r.deviceTypeModelId as number));
+  const writeChannels = useMemo(() => {
+    const byCode = new Map<string, { value: string; label: string }>();
+    for (const tpl of templates.data?.content ?? []) {
+      if (tpl.channelType === 'read' || !selectedModels.has(tpl.deviceTypeModelId as number)) continue;
+      const code = String(tpl.channelCode);
+      if (!byCode.has(code)) byCode.set(code, { value: code, label: channelLabel(tpl, code) });
+    }
+    return [...byCode.values()];
+  }, [templates.data, selectedModels]);
+  const chosenChannel = writeChannels.find((c) => c.value === channelCode);
 
   const selectAllMatching = async () => {
     try {
@@ -270,6 +306,29 @@ export default function LiveControlPage() {
               style={{ width: 90 }}
             />
             {confirm({ code: 'dim', value: level }, t('liveControl.dimTo', { level }), <ThunderboltOutlined />)}
+          </Flex>
+          <Flex align="center" gap={token.marginXS}>
+            <Select
+              style={{ width: 200 }}
+              aria-label={t('liveControl.channel')}
+              placeholder={t('liveControl.channel')}
+              options={writeChannels}
+              value={chosenChannel?.value}
+              onChange={setChannelCode}
+              disabled={writeChannels.length === 0}
+            />
+            <InputNumber
+              value={channelValue}
+              onChange={(v) => setChannelValue(typeof v === 'number' ? v : 0)}
+              aria-label={t('liveControl.value')}
+              style={{ width: 110 }}
+            />
+            {chosenChannel &&
+              confirm(
+                { code: chosenChannel.value, value: channelValue },
+                t('liveControl.writeTo', { channel: chosenChannel.label, value: channelValue }),
+                <ThunderboltOutlined />,
+              )}
           </Flex>
         </Flex>
       </Card>

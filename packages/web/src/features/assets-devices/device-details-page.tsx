@@ -1,10 +1,27 @@
 import { getResource } from '@lampyr/contract';
-import { Alert, Badge, Button, Card, Col, Descriptions, Empty, Flex, Row, Space, Spin, Statistic, theme } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Flex,
+  Row,
+  Space,
+  Spin,
+  Statistic,
+  Tag,
+  theme,
+} from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import type { Row as DataRow } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
@@ -25,6 +42,28 @@ import { LiveBadge } from './live-badge.tsx';
 
 const devices = getResource('devices');
 const connectionStatus = getResource('device-connection-status');
+
+/** The overrides holding the device now (newest first): "Override 40 % until 23:00". */
+function OverrideTags({ deviceId }: { deviceId: number }) {
+  const { t } = useTranslation();
+  const active = useQuery({
+    queryKey: ['devices', 'active-overrides', deviceId],
+    queryFn: ({ signal }) =>
+      request<{ id: number; level: number; until: string; reason: string }[]>(
+        'query',
+        `devices/${deviceId}/active-overrides`,
+        { signal },
+      ),
+    refetchInterval: 60_000,
+  });
+  const first = active.data?.[0];
+  if (!first) return null;
+  return (
+    <Tag color="warning" title={first.reason} data-testid="override-tag">
+      {t('device.override', { level: first.level, until: dayjs(first.until).format('LT') })}
+    </Tag>
+  );
+}
 
 function formatTime(value: unknown): string {
   return typeof value === 'string' ? dayjs(value).format('L LTS') : '–';
@@ -213,9 +252,16 @@ export default function DeviceDetailsPage() {
                     {text(connection?.linkMargin)}
                   </Descriptions.Item>
                 </Descriptions>
+                <OverrideTags deviceId={id} />
                 <Space wrap style={{ marginTop: token.marginSM }}>
                   <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.channel-write-values')}</Button>
+                  </Link>
+                  <Link to={`/assets-devices/configuration?action=manual-config-request&deviceId=${id}`}>
+                    <Button>{t('menu.assets-devices.actions.manual-config-request')}</Button>
+                  </Link>
+                  <Link to={`/assets-devices/configuration?action=config-deploy&deviceId=${id}`}>
+                    <Button>{t('menu.assets-devices.actions.config-deploy')}</Button>
                   </Link>
                   <Link to={`/assets-devices/graphic?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.graphic')}</Button>

@@ -1,6 +1,6 @@
 import 'leaflet/dist/leaflet.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Badge, Card, Empty, Flex, Segmented, Spin, Typography, theme } from 'antd';
+import { Alert, Badge, Card, Empty, Flex, Segmented, Spin, Tag, Typography, theme } from 'antd';
 import type { LatLngBoundsExpression } from 'leaflet';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +35,7 @@ const MAX_DEVICES = 20_000;
 const ISTANBUL: [number, number] = [41.0082, 28.9784];
 const DEVICES_KEY = keys.view('devices', 'map');
 const STATUS_KEY = keys.view('device-connection-status', 'map');
+const OVERRIDES_KEY = keys.view('overrides', 'map');
 
 /** Every page of a list, a thousand rows at a time, up to `limit` rows. */
 async function allRows(prefix: string, params: Omit<ListParams, 'pageable'>, sort: string, signal: AbortSignal) {
@@ -105,6 +106,24 @@ export default function MapPage() {
     [client],
   );
 
+  // Lights held by an override get a thick warning ring and a tag in their popup.
+  const overrides = useQuery({
+    queryKey: OVERRIDES_KEY,
+    queryFn: async ({ signal }) => {
+      const { rows } = await allRows(
+        'overrides',
+        { filter: { status: 'active' }, detailFilter: [], selectedColumns: null },
+        'createdAt,asc',
+        signal,
+      );
+      const held = new Map<number, { level: number; until: string }>();
+      for (const o of rows)
+        for (const id of (o.deviceIds as number[] | null) ?? [])
+          held.set(id, { level: o.level as number, until: o.until as string });
+      return held;
+    },
+    refetchInterval: 60_000,
+  });
   const statusOf = (id: number): Status => connections.data?.get(id)?.status ?? 'never';
   const colour: Record<Status, string> = {
     online: token.colorSuccess,
@@ -183,18 +202,35 @@ export default function MapPage() {
               {visible.map((d) => {
                 const status = statusOf(d.id);
                 const connection = connections.data?.get(d.id);
+                const held = overrides.data?.get(d.id);
                 return (
                   <CircleMarker
                     key={d.id}
                     center={[d.latitude, d.longitude]}
-                    radius={6}
-                    pathOptions={{ color: colour[status], fillColor: colour[status], fillOpacity: 0.85, weight: 1 }}
+                    radius={held ? 8 : 6}
+                    pathOptions={{
+                      color: held ? token.colorWarning : colour[status],
+                      fillColor: colour[status],
+                      fillOpacity: 0.85,
+                      weight: held ? 3 : 1,
+                    }}
                   >
                     <Popup>
                       <Flex vertical gap={4}>
                         <Typography.Text strong>{d.name}</Typography.Text>
                         {d.street && <Typography.Text type="secondary">{d.street}</Typography.Text>}
                         <Badge color={colour[status]} text={label[status]} />
+                        {held && (
+                          <Tag color="warning">
+                            {t('device.override', {
+                              level: held.level,
+                              until: new Date(held.until).toLocaleTimeString([], {
+                                hour: '2-digit',
+                                minute: '2-digit',
+                              }),
+                            })}
+                          </Tag>
+                        )}
                         {connection && (
                           <Typography.Text type="secondary">
                             {t('device.lastSeen')}: {dateFormat.format(new Date(connection.dateTime))}

@@ -1,7 +1,8 @@
 import { createRecord, type Row } from '../../lib/resource-api.ts';
 import { type ChannelTemplate, writeTemplate } from './device-data.ts';
 
-export type Command = { code: 'lamp'; value: 0 | 1 } | { code: 'dim'; value: number };
+/** `lamp` 1/0, `dim` 0–100, or any other write channel of the devices' models with its value. */
+export type Command = { code: string; value: number };
 
 export interface SendResult {
   sent: number;

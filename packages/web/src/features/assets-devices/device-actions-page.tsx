@@ -1,0 +1,289 @@
+import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { getResource } from '@lampyr/contract';
+import { App, Button, Card, Flex, Input, Popconfirm, Table, Tag, Typography, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { request } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import type { Row } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { useReferenceNames } from '../../resources/reference-data.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { useList, useRecord } from './device-data.ts';
+import { LiveBadge } from './live-badge.tsx';
+
+const devicesResource = getResource('devices');
+const PAGE_SIZE = 10;
+
+/** The menu's action slugs and the API's actions. */
+export const DEVICE_ACTION_OF: Record<
+  string,
+  'config-request' | 'clear-device-data' | 'reset-device-config' | 'config-deploy'
+> = {
+  'manual-config-request': 'config-request',
+  'clear-device-data': 'clear-device-data',
+  'reset-device-config': 'reset-device-config',
+  'config-deploy': 'config-deploy',
+};
+
+interface Queued {
+  deviceId: number;
+  name: string;
+  logId: number;
+}
+
+const OPEN = new Set(['pending', 'sent']);
+const FAILED = new Set(['timeout', 'failed', 'mismatch']);
+
+/**
+ * SPEC's device actions (Manuel Config Request, Clear Device Data, Reset Device Config, Config
+ * Deploy): pick devices, confirm, and follow each device's deploy response log live until the
+ * controller's report confirms it, or it runs out of attempts (then: resend to the failed ones).
+ */
+export function DeviceActions({ slug }: { slug: string }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { message, modal } = App.useApp();
+  const labels = useResourceLabels(devicesResource);
+  const logLabels = useResourceLabels(getResource('deploy-response-logs'));
+  const action = DEVICE_ACTION_OF[slug] ?? 'config-request';
+  const [text, setText] = useState('');
+  const [q, setQ] = useState<string | undefined>();
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Map<number, Row>>(new Map());
+  const [profileId, setProfileId] = useState<number | undefined>();
+  const [sending, setSending] = useState(false);
+  const [batch, setBatch] = useState<{ batchId: string; results: Queued[] } | undefined>();
+  // Opened from a device's details: that device is selected.
+  const [search] = useSearchParams();
+  const pre = useRecord('devices', Number(search.get('deviceId')) || undefined).data;
+  useEffect(() => {
+    if (pre) setSelected((current) => (current.size ? current : new Map([[pre.id, pre]])));
+  }, [pre]);
+
+  const list = useList('devices', {
+    filter: q ? { q } : {},
+    detailFilter: [],
+    selectedColumns: null,
+    pageable: { page, size: PAGE_SIZE, sort: ['name,asc'] },
+  });
+  const rows = list.data?.content ?? [];
+  const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
+  const results = useList(
+    'deploy-response-logs',
+    {
+      filter: { batchId: batch?.batchId ?? '' },
+      detailFilter: [],
+      selectedColumns: null,
+      pageable: { page: 1, size: 500, sort: ['id,asc'] },
+    },
+    { enabled: Boolean(batch) },
+  );
+  const logs = results.data?.content ?? [];
+  const nameOf = new Map(batch?.results.map((r) => [r.deviceId, r.name]));
+  const failedIds = logs.filter((l) => FAILED.has(String(l.status))).map((l) => l.deviceId as number);
+  const counts = {
+    confirmed: logs.filter((l) => l.status === 'confirmed').length,
+    pending: logs.filter((l) => OPEN.has(String(l.status))).length,
+    failed: failedIds.length,
+  };
+
+  const send = async (deviceIds: number[]) => {
+    setSending(true);
+    try {
+      const answer = await request<{ batchId: string; results: Queued[] }>('command', 'devices/config-actions', {
+        method: 'POST',
+        body: { action, deviceIds, ...(action === 'config-deploy' ? { profileId } : {}) },
+      });
+      setBatch(answer);
+      message.success(t('deviceActions.queued', { count: answer.results.length }));
+    } catch (error) {
+      modal.error({ title: t('deviceActions.refused'), content: errorMessage(error, t) });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const needsProfile = action === 'config-deploy' && profileId === undefined;
+  const statusColor: Record<string, string> = {
+    confirmed: 'success',
+    pending: 'default',
+    sent: 'processing',
+    mismatch: 'warning',
+    timeout: 'error',
+    failed: 'error',
+  };
+
+  return (
+    <Flex vertical gap={token.margin}>
+      <Card>
+        <ScreenTitle title={t(`menu.assets-devices.actions.${slug}`)} spaced>
+          <LiveBadge />
+        </ScreenTitle>
+        <Typography.Paragraph type="secondary">{t(`deviceActions.explain.${action}`)}</Typography.Paragraph>
+        <Flex wrap gap={token.marginSM} style={{ marginBottom: token.margin }}>
+          {action === 'config-deploy' && (
+            <div style={{ width: 280 }}>
+              <ReferenceSelect
+                prefix="profiles"
+                aria-label={logLabels.field('taskProfileId')}
+                placeholder={logLabels.field('taskProfileId')}
+                value={profileId ?? null}
+                onChange={(v) => setProfileId(typeof v === 'number' ? v : undefined)}
+              />
+            </div>
+          )}
+          <Input.Search
+            allowClear
+            style={{ width: 240 }}
+            aria-label={t('resource.search', { title: labels.title })}
+            placeholder={t('resource.searchPlaceholder')}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onSearch={(v) => {
+              setQ(v.trim() || undefined);
+              setPage(1);
+            }}
+          />
+          {selected.size > 0 && (
+            <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
+          )}
+        </Flex>
+        <Table<Row>
+          rowKey="id"
+          size="small"
+          loading={list.isFetching}
+          dataSource={rows}
+          rowSelection={{
+            selectedRowKeys: [...selected.keys()],
+            preserveSelectedRowKeys: true,
+            onChange: (ids, chosen) => {
+              const next = new Map<number, Row>();
+              for (const id of ids) {
+                const row = chosen.find((r) => r?.id === id) ?? selected.get(Number(id));
+                if (row) next.set(row.id, row);
+              }
+              setSelected(next);
+            },
+          }}
+          pagination={{
+            current: page,
+            pageSize: PAGE_SIZE,
+            total: list.data?.totalElements ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            { key: 'name', dataIndex: 'name', title: labels.field('name') },
+            { key: 'devEui', dataIndex: 'devEui', title: labels.field('devEui'), render: (v) => v ?? '–' },
+            {
+              key: 'model',
+              title: labels.field('deviceTypeModelId'),
+              render: (_v, r) => names.get('device-models')?.get(r.deviceTypeModelId as number) ?? '–',
+            },
+            {
+              key: 'region',
+              title: labels.field('regionId'),
+              render: (_v, r) => names.get('regions')?.get(r.regionId as number) ?? '–',
+            },
+          ]}
+        />
+        <Flex align="center" gap={token.marginSM} wrap style={{ marginTop: token.margin }}>
+          <Typography.Text strong data-testid="selection-count">
+            {t('liveControl.selected', { count: selected.size })}
+          </Typography.Text>
+          <Popconfirm
+            title={t(`menu.assets-devices.actions.${slug}`)}
+            description={
+              action === 'config-deploy'
+                ? t('confirm.sendProfile')
+                : t('deviceActions.confirm', { count: selected.size })
+            }
+            okText={t('liveControl.send')}
+            cancelText={t('action.cancel')}
+            onConfirm={() => send([...selected.keys()])}
+            disabled={selected.size === 0 || needsProfile}
+          >
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              loading={sending}
+              disabled={selected.size === 0 || needsProfile}
+            >
+              {t('liveControl.send')}
+            </Button>
+          </Popconfirm>
+          {needsProfile && selected.size > 0 && (
+            <Typography.Text type="secondary">{t('deviceActions.pickProfile')}</Typography.Text>
+          )}
+        </Flex>
+      </Card>
+      {batch && (
+        <Card
+          title={t('deviceActions.results')}
+          extra={
+            <Flex gap={token.marginSM} align="center">
+              <Tag color="success">{t('deviceActions.confirmedCount', { count: counts.confirmed })}</Tag>
+              <Tag color="processing">{t('deviceActions.pendingCount', { count: counts.pending })}</Tag>
+              <Tag color="error">{t('deviceActions.failedCount', { count: counts.failed })}</Tag>
+              <Popconfirm
+                title={t('deviceActions.resendFailed')}
+                description={
+                  action === 'config-deploy'
+                    ? t('confirm.sendProfile')
+                    : t('deviceActions.confirm', { count: failedIds.length })
+                }
+                okText={t('liveControl.send')}
+                cancelText={t('action.cancel')}
+                onConfirm={() => send(failedIds)}
+                disabled={failedIds.length === 0}
+              >
+                <Button icon={<ReloadOutlined />} disabled={failedIds.length === 0} loading={sending}>
+                  {t('deviceActions.resendFailed')}
+                </Button>
+              </Popconfirm>
+            </Flex>
+          }
+        >
+          <Table<Row>
+            rowKey="id"
+            size="small"
+            loading={results.isLoading}
+            dataSource={logs}
+            pagination={false}
+            columns={[
+              {
+                key: 'device',
+                title: logLabels.field('deviceId'),
+                render: (_v, r) => nameOf.get(r.deviceId as number) ?? String(r.deviceId),
+              },
+              {
+                key: 'status',
+                title: logLabels.field('status'),
+                render: (_v, r) => (
+                  <Tag color={statusColor[String(r.status)]}>{logLabels.option('status', String(r.status))}</Tag>
+                ),
+              },
+              { key: 'version', dataIndex: 'version', title: logLabels.field('version'), render: (v) => v ?? '–' },
+              {
+                key: 'reported',
+                dataIndex: 'reportedVersion',
+                title: logLabels.field('reportedVersion'),
+                render: (v) => v ?? '–',
+              },
+              { key: 'resends', dataIndex: 'resendCount', title: logLabels.field('resendCount') },
+              {
+                key: 'answered',
+                dataIndex: 'responseTime',
+                title: logLabels.field('responseTime'),
+                render: (v) => (v ? new Date(v as string).toLocaleString() : '–'),
+              },
+            ]}
+          />
+        </Card>
+      )}
+    </Flex>
+  );
+}
