@@ -1,3 +1,4 @@
+export * from './auth.ts';
 export * from './catalogue/alerts.ts';
 export * from './catalogue/assets.ts';
 export * from './catalogue/gateways.ts';
@@ -9,6 +10,8 @@ export * from './catalogue/tasks.ts';
 export * from './constants.ts';
 export * from './fields.ts';
 export * from './formula.ts';
+export * from './record.ts';
 export * from './resource.ts';
+export * from './transfer.ts';
 export * from './validation.ts';
 export * from './wire.ts';

@@ -137,30 +137,6 @@ export const aggregateSchema = z.object({
 });
 export type AggregateBody = z.infer<typeof aggregateSchema>;
 
-export const loginSchema = z.object({ email: z.email(), password: z.string().min(1).max(200) });
-export const registerSchema = z.object({
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
-  phoneNumber: z.string().trim().min(1).max(32),
-  title: z.string().trim().min(1).max(100),
-  email: z.email().max(255),
-  password: z.string().min(8).max(200),
-});
-export const verifyOtpSchema = z.object({ email: z.email(), code: z.string().regex(/^\d{6}$/) });
-export const emailOnlySchema = z.object({ email: z.email() });
-export const resetPasswordSchema = z.object({
-  email: z.email(),
-  code: z.string().regex(/^\d{6}$/),
-  password: z.string().min(8).max(200),
-});
-export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(8).max(200),
-});
-/** A user's own change of address: the code goes to the new address, the password proves the person. */
-export const changeEmailSchema = z.object({ newEmail: z.email().max(254), password: z.string().min(1).max(200) });
-export const confirmEmailSchema = z.object({ code: z.string().regex(/^\d{6}$/) });
-
 // Platform operators' operations on the account tree and on operators (`{COMMAND_URL}/platform/...`).
 const id = z.number().int().positive();
 export const setIntegratorSchema = z.object({ accountId: id, isIntegrator: z.boolean() });

@@ -1,4 +1,4 @@
-import type { Condition, Page } from '@lampyr/contract';
+import type { Condition, DashboardSummary, Page } from '@lampyr/contract';
 import { CONSTANTS } from '@lampyr/contract';
 import { request } from './api-client.ts';
 import { selectedAccountId } from './session-storage.ts';
@@ -41,7 +41,8 @@ export type Row = Record<string, unknown> & { id: number };
  * the server (which would refuse it or answer another scope), unless `skipAccountFilter` is set:
  * - list, search, service search and fetch-all: an empty page, `{content: [], totalElements: 0}`;
  * - aggregate: the aggregate's empty answer, `{rows: []}` (the server's shape with no rows);
- * - fetch-one: `null` (there is no record to show).
+ * - fetch-one: `null` (there is no record to show);
+ * - the dashboard's summary: an account with nothing in it (`EMPTY_SUMMARY`).
  * Commands are not answered locally: the server refuses them with its own message.
  */
 export const EMPTY_PAGE: Readonly<Page<never>> = Object.freeze({ content: [], totalElements: 0 });
@@ -143,6 +144,26 @@ export async function fetchRecord<T = Row>(
 ): Promise<T | null> {
   if (noAccount(options)) return null;
   return request<T>('query', `${prefix}/${encodeURIComponent(String(id))}`, { signal: options.signal });
+}
+
+/** The dashboard summary of an account with no devices and no alarms. */
+export const EMPTY_SUMMARY: Readonly<DashboardSummary> = Object.freeze({
+  inventory: [],
+  deviceCount: 0,
+  online: 0,
+  offline: 0,
+  neverSeen: 0,
+  alarms: { low: 0, medium: 0, high: 0, count: 0 },
+});
+
+/** The dashboard's summary: `GET {query}/dashboard-summary`, for one device type or all. */
+export async function fetchDashboardSummary(
+  deviceTypeId: number | null,
+  options: CallOptions = {},
+): Promise<DashboardSummary> {
+  if (noAccount(options)) return structuredClone(EMPTY_SUMMARY) as DashboardSummary;
+  const query = deviceTypeId === null ? '' : `?deviceTypeId=${encodeURIComponent(String(deviceTypeId))}`;
+  return request<DashboardSummary>('query', `dashboard-summary${query}`, { signal: options.signal });
 }
 
 export function createRecord<T = Row>(prefix: string, data: Record<string, unknown>): Promise<T> {

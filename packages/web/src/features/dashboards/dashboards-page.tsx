@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { keys } from '../../lib/query-keys.ts';
+import { fetchDashboardSummary } from '../../lib/resource-api.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 
@@ -34,12 +34,7 @@ export default function DashboardPage() {
   const [deviceTypeId, setDeviceTypeId] = useState<number | null>(null);
   const summary = useQuery({
     queryKey: keys.dashboardSummary(deviceTypeId),
-    queryFn: ({ signal }) =>
-      request<DashboardSummary>(
-        'query',
-        `dashboard-summary${deviceTypeId === null ? '' : `?deviceTypeId=${deviceTypeId}`}`,
-        { signal },
-      ),
+    queryFn: ({ signal }) => fetchDashboardSummary(deviceTypeId, { signal }),
     refetchInterval: 60_000,
   });
 
