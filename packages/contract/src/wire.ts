@@ -143,6 +143,16 @@ export const setIntegratorSchema = z.object({ accountId: id, isIntegrator: z.boo
 export const setParentSchema = z.object({ accountId: id, parentId: id.nullable() });
 export const setActiveSchema = z.object({ accountId: id, isActive: z.boolean() });
 export const setOperatorSchema = z.object({ userId: id, isPlatformOperator: z.boolean() });
+export type SetIntegratorBody = z.infer<typeof setIntegratorSchema>;
+export type SetParentBody = z.infer<typeof setParentSchema>;
+export type SetActiveBody = z.infer<typeof setActiveSchema>;
+export type SetOperatorBody = z.infer<typeof setOperatorSchema>;
+
+/** An IP device's own broker login (`POST {COMMAND_URL}/devices/{id}/credentials/reveal|rotate`). */
+export interface DeviceLogin {
+  username: string;
+  password: string;
+}
 
 /** An account as the platform operators' screen lists it (`GET {QUERY_URL}/platform/accounts`). */
 export interface PlatformAccount {

@@ -6,15 +6,21 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import {
+  useChannelTemplates,
+  useConnectionStatus,
+  useLatestValues,
+  useList,
+  useRecord,
+} from '../../data/device-data.ts';
+import { useReferenceNames } from '../../data/reference-data.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
-import { useReferenceNames } from '../../resources/reference-data.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import ResourcePage from '../../resources/resource-page.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
-import { useChannelTemplates, useConnectionStatus, useLatestValues, useList, useRecord } from './device-data.ts';
 import { LiveBadge } from './live-badge.tsx';
 import { type Command, sendCommand } from './send-writes.ts';
 

@@ -5,13 +5,6 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
-import type { Row as DataRow } from '../../lib/resource-api.ts';
-import { useResourceLabels } from '../../resources/labels.ts';
-import { recordLabel } from '../../resources/reference-data.ts';
-import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { BrokerLoginCard } from './broker-login-card.tsx';
-import { ConnectionTag } from './connection-tag.tsx';
 import {
   type ChannelTemplate,
   channelLabel,
@@ -20,7 +13,14 @@ import {
   useLatestValues,
   useRecord,
   useSubChannelTemplates,
-} from './device-data.ts';
+} from '../../data/device-data.ts';
+import { recordLabel } from '../../data/reference-data.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import type { Row as DataRow } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { BrokerLoginCard } from './broker-login-card.tsx';
+import { ConnectionTag } from './connection-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
 
 const devices = getResource('devices');

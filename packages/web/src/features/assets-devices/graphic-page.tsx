@@ -9,9 +9,9 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { channelLabel, useChannelTemplates, useRecord } from '../../data/device-data.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
 
 interface ChartQuery {
   deviceId: number;

@@ -1,5 +1,5 @@
+import { type ChannelTemplate, writeTemplate } from '../../data/device-data.ts';
 import { createRecord, type Row } from '../../lib/resource-api.ts';
-import { type ChannelTemplate, writeTemplate } from './device-data.ts';
 
 export type Command = { code: 'lamp'; value: 0 | 1 } | { code: 'dim'; value: number };
 

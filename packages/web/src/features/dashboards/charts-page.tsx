@@ -8,9 +8,9 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { type ChannelKind, useChannelKind, useRegionDevices } from '../../data/channel-choice.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { type ChannelKind, useChannelKind, useRegionDevices } from './channel-choice.ts';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface ChartQuery {

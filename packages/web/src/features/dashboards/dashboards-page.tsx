@@ -1,15 +1,15 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '@lampyr/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Table, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { useDashboardSummary } from '../../data/dashboard.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { keys } from '../../lib/query-keys.ts';
-import { fetchDashboardSummary } from '../../lib/resource-api.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 
@@ -32,11 +32,7 @@ export default function DashboardPage() {
   const { token } = theme.useToken();
   const client = useQueryClient();
   const [deviceTypeId, setDeviceTypeId] = useState<number | null>(null);
-  const summary = useQuery({
-    queryKey: keys.dashboardSummary(deviceTypeId),
-    queryFn: ({ signal }) => fetchDashboardSummary(deviceTypeId, { signal }),
-    refetchInterval: 60_000,
-  });
+  const summary = useDashboardSummary(deviceTypeId);
 
   // A device going online or offline changes the counts: refetch, at most every few seconds.
   useEffect(() => {

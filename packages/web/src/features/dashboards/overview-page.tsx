@@ -8,10 +8,10 @@ import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/agg
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { type ChannelKind, useChannelKind } from '../../data/channel-choice.ts';
+import { recordLabel } from '../../data/reference-data.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
-import { recordLabel } from '../../resources/reference-data.ts';
-import { type ChannelKind, useChannelKind } from './channel-choice.ts';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface OverviewQuery {

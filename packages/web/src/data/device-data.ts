@@ -1,8 +1,8 @@
 import { findResource } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { keys } from '../../lib/query-keys.ts';
-import { fetchRecord, type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
-import { needsAccount } from '../../resources/use-resource-list.ts';
+import { keys } from '../lib/query-keys.ts';
+import { fetchRecord, type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
+import { needsAccount } from './resource-list.ts';
 
 export interface ChannelTemplate extends Row {
   name: string;
@@ -29,13 +29,18 @@ function params(filter: ListParams['filter'], size: number, sort: string[] = [])
   return { filter, detailFilter: [], selectedColumns: null, pageable: { page: 1, size, sort } };
 }
 
-/** One record by id, cached where the generic screens cache it. */
-export function useRecord<T extends Row = Row>(prefix: string, id: number | undefined) {
+/** One record by id, cached where the generic screens cache it; `staleTime: 0` reads it afresh (a form). */
+export function useRecord<T extends Row = Row>(
+  prefix: string,
+  id: number | undefined,
+  options: { staleTime?: number } = {},
+) {
   return useQuery({
     queryKey: keys.detail(prefix, id ?? 0),
     queryFn: ({ signal }) =>
       fetchRecord<T>(prefix, id as number, { signal, skipAccountFilter: !needsAccount(findResource(prefix)) }),
     enabled: id !== undefined,
+    ...options,
   });
 }
 

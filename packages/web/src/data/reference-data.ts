@@ -3,7 +3,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import type { SelectOption } from '../lib/console-store.ts';
 import { keys } from '../lib/query-keys.ts';
 import { listRecords, type Row } from '../lib/resource-api.ts';
-import { needsAccount } from './use-resource-list.ts';
+import { needsAccount } from './resource-list.ts';
 
 /** How many options a reference select loads at once; larger sets are searched on the server. */
 export const OPTIONS_PAGE = 1000;
