@@ -1,29 +1,16 @@
-import { findResource } from '@lampyr/contract';
+import { type deviceChannelTemplates, findResource, type RecordOf, type subDeviceChannelTemplates } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
 import { keys } from '../lib/query-keys.ts';
 import { fetchRecord, type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
 import { needsAccount } from './resource-list.ts';
 
-export interface ChannelTemplate extends Row {
-  name: string;
-  deviceTypeModelId: number;
-  channelType: 'read' | 'write' | 'readwrite';
-  channelOrder: number;
-  channelCode: string;
-  unit: string;
-  dataType: string;
-  dataLabel: string;
-  dataLimitMin: number | null;
-  dataLimitMax: number | null;
-}
+/** A channel template as the query API returns it (derived from its catalogue definition). */
+export type ChannelTemplate = RecordOf<typeof deviceChannelTemplates>;
 
 const TEMPLATES = 'device-channel-templates';
 
 /** A sub-device channel template: decoded inside its parent channel's package. */
-export interface SubChannelTemplate extends ChannelTemplate {
-  parentTemplateId: number;
-  channelPackageOrder: number | null;
-}
+export type SubChannelTemplate = RecordOf<typeof subDeviceChannelTemplates>;
 
 function params(filter: ListParams['filter'], size: number, sort: string[] = []): ListParams {
   return { filter, detailFilter: [], selectedColumns: null, pageable: { page: 1, size, sort } };
