@@ -37,7 +37,7 @@ export function AuthFrame({ title, subtitle, children }: { title: string; subtit
           }}
         >
           <Flex vertical gap={token.marginXS} style={{ marginBottom: token.marginLG }}>
-            <Flex gap="small" align="center" justify="center">
+            <Flex gap="small" align="center">
               <BulbFilled style={{ color: token.colorPrimary, fontSize: token.fontSizeHeading3 }} />
               <strong style={{ fontSize: token.fontSizeHeading4 }}>{t('shell.brand')}</strong>
             </Flex>
