@@ -99,6 +99,8 @@ export const serviceSearchSchema = z.object({
   sortDirection: z.enum(['ASC', 'DESC', 'asc', 'desc']).default('DESC'),
 });
 export type ServiceSearch = z.infer<typeof serviceSearchSchema>;
+/** A search body as a client sends it: what has a default may be left out. */
+export type ServiceSearchInput = z.input<typeof serviceSearchSchema>;
 
 export const BUCKETS = {
   '1m': '1 minute',
@@ -136,6 +138,13 @@ export const aggregateSchema = z.object({
     .default([]),
 });
 export type AggregateBody = z.infer<typeof aggregateSchema>;
+/** An aggregate body as a client sends it: what has a default may be left out. */
+export type AggregateInput = z.input<typeof aggregateSchema>;
+
+/** The aggregate's answer: one row per group, with each aggregation under its name. */
+export interface AggregateResult<R = Record<string, unknown>> {
+  rows: R[];
+}
 
 // Platform operators' operations on the account tree and on operators (`{COMMAND_URL}/platform/...`).
 const id = z.number().int().positive();

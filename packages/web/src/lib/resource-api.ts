@@ -1,32 +1,24 @@
-import type { Condition, DashboardSummary, Page } from '@lampyr/contract';
+import type {
+  AggregateInput,
+  AggregateResult,
+  DashboardSummary,
+  ListBody,
+  Page,
+  Pageable,
+  ServiceSearchInput,
+} from '@lampyr/contract';
 import { CONSTANTS } from '@lampyr/contract';
 import { request } from './api-client.ts';
 import { selectedAccountId } from './session-storage.ts';
 
-export interface Pageable {
-  page: number;
-  size: number;
-  sort: string[];
-}
-
 export type FilterValue = string | number | boolean | null | (string | number | boolean | null)[];
+/** A list's filter as screens build it: a key left unset is dropped before sending (SPEC §5). */
 export type FilterObject = Record<string, FilterValue | undefined>;
 
-export interface ListParams {
-  filter?: FilterObject | null;
-  detailFilter?: Condition[] | null;
-  selectedColumns?: Record<string, boolean> | null;
-  pageable: Pageable;
-}
+/** The contract's list body, but for the filter, which `normalizeFilter` tidies before sending. */
+export type ListParams = Omit<ListBody, 'filter'> & { filter?: FilterObject | null };
 
-export interface ServiceSearchParams {
-  filters?: Condition[];
-  logic?: 'AND' | 'OR';
-  page?: number;
-  size?: number;
-  sortBy?: string;
-  sortDirection?: 'ASC' | 'DESC';
-}
+export type { Pageable };
 
 export interface CallOptions {
   /** Call the server even with no account selected (resources that are not account-scoped). */
@@ -100,7 +92,7 @@ export async function searchRecords<T = Row>(
 /** The search service variant: filters, logic, page, size, sort direction. */
 export async function serviceSearch<T = Row>(
   prefix: string,
-  params: ServiceSearchParams,
+  params: ServiceSearchInput,
   options: CallOptions = {},
 ): Promise<Page<T>> {
   if (noAccount(options)) return { ...EMPTY_PAGE };
@@ -114,21 +106,10 @@ export function fetchAll<T = Row>(prefix: string, options: CallOptions = {}): Pr
   return serviceSearch<T>(prefix, { filters: [], logic: 'AND', page, size, sortDirection }, options);
 }
 
-export interface AggregateParams {
-  filters?: Condition[];
-  logic?: 'AND' | 'OR';
-  aggregations: { field: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; as?: string }[];
-  groupBy?: (string | { field: string; interval: string })[];
-}
-
-export interface AggregateResult<R = Record<string, unknown>> {
-  rows: R[];
-}
-
 /** Aggregate: `POST {query}/{prefix}/aggregate`; `{rows: []}` locally with no account selected. */
 export async function aggregate<R = Record<string, unknown>>(
   prefix: string,
-  params: AggregateParams,
+  params: AggregateInput,
   options: CallOptions = {},
 ): Promise<AggregateResult<R>> {
   if (noAccount(options)) return { rows: [] };
