@@ -47,28 +47,48 @@ export interface FieldDef {
 
 type Options = Partial<Omit<FieldDef, 'kind'>>;
 
+/**
+ * A field's definition as its builder typed it: the kind, whether it is required and an enum's
+ * options stay exact, so `RecordOf` (record.ts) can derive a record's type from its definition.
+ */
+export type TypedField<K extends FieldKind, R extends boolean = boolean, V extends string = string> = FieldDef & {
+  kind: K;
+  required: R;
+  options?: readonly V[];
+};
+
+type Required<O> = O extends { required: true } ? true : boolean;
+
 function make(kind: FieldKind, options: Options = {}): FieldDef {
   return { required: false, list: false, search: false, readOnly: false, ...options, kind };
 }
 
+/** A builder of one kind with its defaults; the field it makes is typed by the options it was given. */
+function kind<K extends FieldKind>(k: K, defaults: Options = {}) {
+  return <const O extends Options = Options>(o?: O) => make(k, { ...defaults, ...o }) as TypedField<K, Required<O>>;
+}
+
 export const field = {
-  text: (o?: Options) => make('text', { maxLength: 255, ...o }),
-  longText: (o?: Options) => make('longText', { maxLength: 4000, ...o }),
-  email: (o?: Options) => make('email', { maxLength: 255, ...o }),
-  phone: (o?: Options) => make('phone', { maxLength: 32, ...o }),
-  url: (o?: Options) => make('url', { maxLength: 1000, ...o }),
-  color: (o?: Options) => make('color', o),
-  image: (o?: Options) => make('image', { maxLength: 1000, ...o }),
-  integer: (o?: Options) => make('integer', o),
-  number: (o?: Options) => make('number', o),
-  boolean: (o?: Options) => make('boolean', o),
-  enum: (options: readonly string[], o?: Options) => make('enum', { ...o, options }),
-  ref: (ref: string, o?: Options) => make('reference', { ...o, ref }),
-  date: (o?: Options) => make('date', o),
-  datetime: (o?: Options) => make('datetime', o),
-  time: (o?: Options) => make('time', o),
-  json: (o?: Options) => make('json', o),
-  secret: (secret: 'hash' | 'encrypt', o?: Options) => make('secret', { maxLength: 200, ...o, secret }),
+  text: kind('text', { maxLength: 255 }),
+  longText: kind('longText', { maxLength: 4000 }),
+  email: kind('email', { maxLength: 255 }),
+  phone: kind('phone', { maxLength: 32 }),
+  url: kind('url', { maxLength: 1000 }),
+  color: kind('color'),
+  image: kind('image', { maxLength: 1000 }),
+  integer: kind('integer'),
+  number: kind('number'),
+  boolean: kind('boolean'),
+  enum: <const V extends string, const O extends Options = Options>(options: readonly V[], o?: O) =>
+    make('enum', { ...o, options }) as TypedField<'enum', Required<O>, V>,
+  ref: <const O extends Options = Options>(ref: string, o?: O) =>
+    make('reference', { ...o, ref }) as TypedField<'reference', Required<O>>,
+  date: kind('date'),
+  datetime: kind('datetime'),
+  time: kind('time'),
+  json: kind('json'),
+  secret: <const O extends Options = Options>(secret: 'hash' | 'encrypt', o?: O) =>
+    make('secret', { maxLength: 200, ...o, secret }) as TypedField<'secret', Required<O>>,
 };
 
 export const NUMERIC_KINDS: readonly FieldKind[] = ['integer', 'number', 'reference'];

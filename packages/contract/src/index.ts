@@ -1,3 +1,4 @@
+export * from './auth.ts';
 export * from './catalogue/alerts.ts';
 export * from './catalogue/assets.ts';
 export * from './catalogue/gateways.ts';
@@ -13,8 +14,10 @@ export * from './device-program.ts';
 export * from './fields.ts';
 export * from './formula.ts';
 export * from './notifications.ts';
+export * from './record.ts';
 export * from './reports.ts';
 export * from './resource.ts';
 export * from './schedules.ts';
+export * from './transfer.ts';
 export * from './validation.ts';
 export * from './wire.ts';

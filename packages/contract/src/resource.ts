@@ -1,4 +1,5 @@
 import type { FieldDef } from './fields.ts';
+import type { TypedResource } from './record.ts';
 import type { FieldError } from './validation.ts';
 
 /** A rule across fields (two bounds, a time window); answers errors by field, or nothing. */
@@ -39,7 +40,10 @@ export interface ResourceDef {
   timeWindow?: string;
 }
 
-export function defineResource(def: Omit<ResourceDef, 'defaultSort'> & { defaultSort?: string }): ResourceDef {
+/** A resource's definition; its fields and scope keep their exact types for `RecordOf` (record.ts). */
+export function defineResource<const F extends Record<string, FieldDef>, const S extends ResourceScope>(
+  def: Omit<ResourceDef, 'defaultSort' | 'fields' | 'scope'> & { fields: F; scope: S; defaultSort?: string },
+): TypedResource<F, S> {
   return { defaultSort: 'id,desc', ...def };
 }
 

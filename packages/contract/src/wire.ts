@@ -99,6 +99,8 @@ export const serviceSearchSchema = z.object({
   sortDirection: z.enum(['ASC', 'DESC', 'asc', 'desc']).default('DESC'),
 });
 export type ServiceSearch = z.infer<typeof serviceSearchSchema>;
+/** A search body as a client sends it: what has a default may be left out. */
+export type ServiceSearchInput = z.input<typeof serviceSearchSchema>;
 
 export const BUCKETS = {
   '1m': '1 minute',
@@ -136,30 +138,13 @@ export const aggregateSchema = z.object({
     .default([]),
 });
 export type AggregateBody = z.infer<typeof aggregateSchema>;
+/** An aggregate body as a client sends it: what has a default may be left out. */
+export type AggregateInput = z.input<typeof aggregateSchema>;
 
-export const loginSchema = z.object({ email: z.email(), password: z.string().min(1).max(200) });
-export const registerSchema = z.object({
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
-  phoneNumber: z.string().trim().min(1).max(32),
-  title: z.string().trim().min(1).max(100),
-  email: z.email().max(255),
-  password: z.string().min(8).max(200),
-});
-export const verifyOtpSchema = z.object({ email: z.email(), code: z.string().regex(/^\d{6}$/) });
-export const emailOnlySchema = z.object({ email: z.email() });
-export const resetPasswordSchema = z.object({
-  email: z.email(),
-  code: z.string().regex(/^\d{6}$/),
-  password: z.string().min(8).max(200),
-});
-export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(8).max(200),
-});
-/** A user's own change of address: the code goes to the new address, the password proves the person. */
-export const changeEmailSchema = z.object({ newEmail: z.email().max(254), password: z.string().min(1).max(200) });
-export const confirmEmailSchema = z.object({ code: z.string().regex(/^\d{6}$/) });
+/** The aggregate's answer: one row per group, with each aggregation under its name. */
+export interface AggregateResult<R = Record<string, unknown>> {
+  rows: R[];
+}
 
 // Platform operators' operations on the account tree and on operators (`{COMMAND_URL}/platform/...`).
 const id = z.number().int().positive();
@@ -167,6 +152,16 @@ export const setIntegratorSchema = z.object({ accountId: id, isIntegrator: z.boo
 export const setParentSchema = z.object({ accountId: id, parentId: id.nullable() });
 export const setActiveSchema = z.object({ accountId: id, isActive: z.boolean() });
 export const setOperatorSchema = z.object({ userId: id, isPlatformOperator: z.boolean() });
+export type SetIntegratorBody = z.infer<typeof setIntegratorSchema>;
+export type SetParentBody = z.infer<typeof setParentSchema>;
+export type SetActiveBody = z.infer<typeof setActiveSchema>;
+export type SetOperatorBody = z.infer<typeof setOperatorSchema>;
+
+/** An IP device's own broker login (`POST {COMMAND_URL}/devices/{id}/credentials/reveal|rotate`). */
+export interface DeviceLogin {
+  username: string;
+  password: string;
+}
 
 /** An account as the platform operators' screen lists it (`GET {QUERY_URL}/platform/accounts`). */
 export interface PlatformAccount {

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   aggregate,
+  EMPTY_SUMMARY,
   fetchAll,
+  fetchDashboardSummary,
   fetchRecord,
   listRecords,
   normalizeFilter,
@@ -42,7 +44,22 @@ describe('resource calls', () => {
       aggregate('channel-read-values', { aggregations: [{ field: 'value', fn: 'avg', as: 'avg' }] }),
     ).resolves.toEqual({ rows: [] });
     await expect(fetchRecord('devices', 7)).resolves.toBeNull();
+    await expect(fetchDashboardSummary(null)).resolves.toEqual(EMPTY_SUMMARY);
+    const forType = await fetchDashboardSummary(4);
+    expect(forType).toEqual(EMPTY_SUMMARY);
+    expect(forType).not.toBe(EMPTY_SUMMARY);
+    expect(EMPTY_SUMMARY).toMatchObject({ inventory: [], deviceCount: 0, online: 0, offline: 0 });
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks the server for the dashboard summary once an account is selected', async () => {
+    const summary = { inventory: [], deviceCount: 3, online: 2, offline: 1, neverSeen: 0, alarms: null };
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ success: true, data: summary })));
+    vi.stubGlobal('fetch', fetchMock);
+    window.localStorage.setItem('selectedAccount', '{"id":2}');
+    await expect(fetchDashboardSummary(4)).resolves.toEqual(summary);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toContain('/query/api/dashboard-summary?deviceTypeId=4');
   });
 
   it('asks the server for aggregate and fetch-one with skipAccountFilter, or once an account is selected', async () => {

@@ -1,3 +1,4 @@
+import type { AuthAnswers } from '@lampyr/contract/auth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../src/lib/query-client.ts';
 import { ACCOUNT_CHANGED_EVENT, signOut, switchAccount } from '../src/lib/session.ts';
@@ -61,9 +62,52 @@ describe('switching account', () => {
   });
 });
 
+/** What login answers, as the contract types it. */
+const signedIn: AuthAnswers['login'] = {
+  token: 't',
+  expiresIn: 900,
+  user: {
+    id: 5,
+    title: null,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    phoneNumber: null,
+    language: null,
+    picture: null,
+    roleId: 1,
+    emailVerified: true,
+    isPlatformOperator: false,
+  },
+  accounts: [
+    {
+      id: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      accountId: null,
+      isSubAccount: false,
+      isActive: true,
+      isIntegrator: false,
+      name: 'Alpha',
+      companyName: null,
+      email: null,
+      phone: null,
+      web: null,
+      logoImage: null,
+      backgroundColor: null,
+      backgroundImage: null,
+      tariffPerKwh: null,
+      currency: null,
+      emissionFactor: null,
+      timeZone: null,
+    },
+  ],
+};
+
 describe('sign-in and logout', () => {
   it('stores what login answers and removes the session keys from both storages on logout', () => {
-    storeSignIn({ token: 't', user: { id: 5, firstName: 'Ada' }, accounts });
+    storeSignIn({ token: 't', user: signedIn.user, accounts: signedIn.accounts });
     window.sessionStorage.setItem('isAuthenticated', 'true');
     window.sessionStorage.setItem('authToken', 't');
     window.localStorage.setItem('theme', 'dark');

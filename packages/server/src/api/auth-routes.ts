@@ -1,4 +1,6 @@
 import {
+  type AccountRecord,
+  type AuthAnswers,
   changeEmailSchema,
   changePasswordSchema,
   confirmEmailSchema,
@@ -6,6 +8,7 @@ import {
   loginSchema,
   registerSchema,
   resetPasswordSchema,
+  type UserDto,
   verifyOtpSchema,
 } from '@lampyr/contract';
 import { eq } from 'drizzle-orm';
@@ -31,7 +34,7 @@ import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 type UserRow = typeof users.$inferSelect;
 
 /** What a client sees of a user: never the hash, never a code. */
-export function userDto(user: UserRow) {
+export function userDto(user: UserRow): UserDto {
   return {
     id: user.id,
     title: user.title,
@@ -145,7 +148,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ctx.tokens.sign(user.id, user.tokenVersion);
   };
 
-  const accountsOf = async (userId: number) => {
+  const accountsOf = async (userId: number): Promise<AccountRecord[]> => {
     const access = await ctx.access.accountsOf(userId);
     const repo = ctx.repositories.get('accounts');
     if (!repo || access.size === 0) return [];
@@ -159,7 +162,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       },
       1,
     );
-    return page.content;
+    // The accounts repository answers the accounts resource's records.
+    return page.content as AccountRecord[];
   };
 
   app.post(`${auth}/register`, publicRoute, async (request, reply) => {
@@ -203,7 +207,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         });
       });
     }
-    return reply.status(201).send({ success: true, data: { email, verificationRequired: true } });
+    return reply
+      .status(201)
+      .send({ success: true, data: { email, verificationRequired: true } satisfies AuthAnswers['register'] });
   });
 
   app.post(`${auth}/resend-otp`, publicRoute, async (request) => {
@@ -212,7 +218,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const user = await findUser(email);
     const t = request.t;
     if (user && !user.emailVerified) later(() => sendCode(user, 'verify', t));
-    return { success: true, data: { email: normalise(email) } };
+    return { success: true, data: { email: normalise(email) } satisfies AuthAnswers['resendOtp'] };
   });
 
   app.post(`${auth}/verify-otp`, publicRoute, async (request) => {
@@ -232,7 +238,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       await tx.insert(usersRoles).values({ accountId: account?.id as number, userId: user.id, roleId: user.roleId });
     });
     ctx.access.invalidate();
-    return { success: true, data: { email: user.email, verified: true } };
+    return { success: true, data: { email: user.email, verified: true } satisfies AuthAnswers['verifyOtp'] };
   });
 
   app.post(`${auth}/login`, publicRoute, async (request, reply) => {
@@ -261,7 +267,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const token = await startSession(reply, request, user);
     return {
       success: true,
-      data: { token, expiresIn: TOKEN_TTL_SECONDS, user: userDto(user), accounts: await accountsOf(user.id) },
+      data: {
+        token,
+        expiresIn: TOKEN_TTL_SECONDS,
+        user: userDto(user),
+        accounts: await accountsOf(user.id),
+      } satisfies AuthAnswers['login'],
     };
   });
 
@@ -278,7 +289,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
     if (redeemed.next) setRefreshCookie(reply, request, redeemed.next);
     const token = await ctx.tokens.sign(user.id, user.tokenVersion);
-    return { success: true, data: { token, expiresIn: TOKEN_TTL_SECONDS } };
+    return { success: true, data: { token, expiresIn: TOKEN_TTL_SECONDS } satisfies AuthAnswers['refresh'] };
   });
 
   app.post(`${auth}/logout`, { config: { access: 'user' }, schema }, async (request, reply) => {
@@ -287,7 +298,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     // Every token, refresh credential and stream of the user ends (on every device).
     await bumpTokenVersion(db, request.actor.userId);
     clearRefreshCookie(reply);
-    return { success: true, data: { loggedOut: true } };
+    return { success: true, data: { loggedOut: true } satisfies AuthAnswers['logout'] };
   });
 
   app.post(`${auth}/forgot-password`, publicRoute, async (request) => {
@@ -297,7 +308,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     const t = request.t;
     // The answer is the same whether or not the address is known.
     if (user) later(() => sendCode(user, 'reset', t));
-    return { success: true, data: { email: normalise(email) } };
+    return { success: true, data: { email: normalise(email) } satisfies AuthAnswers['forgotPassword'] };
   });
 
   app.post(`${auth}/reset-password`, publicRoute, async (request) => {
@@ -314,7 +325,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       .where(eq(users.id, user.id));
     await bumpTokenVersion(db, user.id);
     await clearFailures(db, `login:email:${user.email}`);
-    return { success: true, data: { email: user.email } };
+    return { success: true, data: { email: user.email } satisfies AuthAnswers['resetPassword'] };
   });
 
   app.post(`${auth}/change-password`, { config: { access: 'user' }, schema }, async (request, reply) => {
@@ -340,7 +351,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       id: user.id,
       tokenVersion: tokenVersion ?? user.tokenVersion + 1,
     });
-    return { success: true, data: { changed: true, token, expiresIn: TOKEN_TTL_SECONDS } };
+    return {
+      success: true,
+      data: { changed: true, token, expiresIn: TOKEN_TTL_SECONDS } satisfies AuthAnswers['changePassword'],
+    };
   });
 
   // A new e-mail address is taken only once a code sent to it comes back (proof of the mailbox),
@@ -376,7 +390,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         subject: request.t('mail.changeEmailSubject'),
         text: request.t('mail.changeEmailBody', { code, minutes: CODE_TTL_MINUTES }),
       });
-      return { success: true, data: { pendingEmail: email } };
+      return { success: true, data: { pendingEmail: email } satisfies AuthAnswers['changeEmail'] };
     },
   );
 
@@ -395,14 +409,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
         .set({ email: user.pendingEmail, pendingEmail: null, emailVerified: true, updatedAt: new Date() })
         .where(eq(users.id, user.id))
         .returning()) as [UserRow];
-      return { success: true, data: { user: userDto(updated) } };
+      return { success: true, data: { user: userDto(updated) } satisfies AuthAnswers['confirmEmail'] };
     },
   );
 
   app.get(`${QUERY_PREFIX}/auth/me`, { config: { access: 'user' }, schema }, async (request) => {
     const [user] = await db.select().from(users).where(eq(users.id, request.actor.userId)).limit(1);
     if (!user) throw new ApiException('UNAUTHENTICATED');
-    return { success: true, data: { user: userDto(user), accounts: await accountsOf(user.id) } };
+    return {
+      success: true,
+      data: { user: userDto(user), accounts: await accountsOf(user.id) } satisfies AuthAnswers['me'],
+    };
   });
 }
 

@@ -1,9 +1,12 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiException } from '../errors/api-exception.ts';
 
-/** Parses a request body with a wire schema; the first problem becomes a 400 naming its path. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
+/**
+ * Parses a request body with a wire schema (zod or zod/mini, both of the contract); the first
+ * problem becomes a 400 naming its path.
+ */
+export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = z.safeParse(schema, body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : 'body';

@@ -1,7 +1,15 @@
 import { PassThrough } from 'node:stream';
-import { type FieldDef, type FieldKind, listBodySchema } from '@lampyr/contract';
+import {
+  exportBodySchema,
+  type FieldDef,
+  type FieldKind,
+  IMPORT_MAX_BYTES,
+  type ImportLine,
+  importBodySchema,
+  type RefusedRow,
+  type TransferFormat,
+} from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { ResourceRepository } from '../data/resource-repository.ts';
 import { ApiException } from '../errors/api-exception.ts';
 import { fieldLabel, translator } from '../i18n/translate.ts';
@@ -10,14 +18,13 @@ import { constraintConflict } from './errors.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
-import { cellValue, matchColumns, readRows, rowWriter, type TransferFormat } from './transfer-rows.ts';
+import { cellValue, matchColumns, readRows, rowWriter } from './transfer-rows.ts';
 import { FileRefused } from './xlsx-guard.ts';
 
 const EXPORT_LIMIT = 100_000;
 /** Rows read from the repository per query while an export streams. */
 const EXPORT_PAGE = 1000;
 const IMPORT_LIMIT = 20_000;
-const IMPORT_BYTES = 15 * 1024 * 1024;
 
 /**
  * One import or export at a time per user. In-process is enough: the limit is there so one user
@@ -41,18 +48,6 @@ function takeSlot(userId: number): () => void {
 
 const refused = (error: FileRefused) => new ApiException('BAD_REQUEST', error.key, error.vars);
 
-const exportSchema = listBodySchema.extend({
-  format: z.enum(['csv', 'xlsx']),
-  pageable: listBodySchema.shape.pageable.optional(),
-});
-const importSchema = z.object({
-  fileName: z.string().regex(/\.(csv|xlsx)$/i, 'must end in .csv or .xlsx'),
-  content: z
-    .string()
-    .min(1)
-    .max(Math.ceil((IMPORT_BYTES * 4) / 3)),
-});
-
 const MIME: Record<TransferFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -70,7 +65,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
       },
       async (request, reply) => {
         const actor = authorize(request, resource, 'read');
-        const body = parseBody(exportSchema, request.body);
+        const body = parseBody(exportBodySchema, request.body);
         const release = takeSlot(actor.userId);
         try {
           const sort = body.pageable?.sort ?? [];
@@ -121,7 +116,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
       `${COMMAND_PREFIX}/${resource.name}/import`,
       {
         config: { access: 'user' },
-        bodyLimit: Math.ceil((IMPORT_BYTES * 4) / 3) + 4096,
+        bodyLimit: Math.ceil((IMPORT_MAX_BYTES * 4) / 3) + 4096,
         schema: {
           tags: [resource.name],
           summary: 'Import records from CSV or XLSX; streams progress, then the report',
@@ -129,7 +124,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
       },
       async (request, reply) => {
         const actor = authorize(request, resource, 'create');
-        const { fileName, content } = parseBody(importSchema, request.body);
+        const { fileName, content } = parseBody(importBodySchema, request.body);
         const format: TransferFormat = fileName.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv';
         const importFile = async (file: Buffer) => {
           // A first streamed pass reads the header and counts rows, stopping past the limit: a file
@@ -155,9 +150,9 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
             throw new ApiException('INVALID_FIELD', 'errors.INVALID_FIELD', { field: unknown.join(', ') });
           const stream = new PassThrough();
           reply.header('content-type', 'application/x-ndjson; charset=utf-8').send(stream);
-          const send = (line: unknown) => stream.write(`${JSON.stringify(line)}\n`);
+          const send = (line: ImportLine) => stream.write(`${JSON.stringify(line)}\n`);
           const lookup = new ReferenceLookup(ctx, actor);
-          const refusedRows: { row: number; errors: Record<string, string> }[] = [];
+          const refusedRows: RefusedRow[] = [];
           let imported = 0;
           let index = -1;
           try {

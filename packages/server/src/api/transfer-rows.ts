@@ -1,5 +1,5 @@
 import { Readable, type Writable } from 'node:stream';
-import type { FieldDef, FieldKind, ResourceDef } from '@lampyr/contract';
+import type { FieldDef, FieldKind, ResourceDef, TransferFormat } from '@lampyr/contract';
 import { NUMERIC_KINDS } from '@lampyr/contract';
 import ExcelJS from 'exceljs';
 import { parse as parseCsv } from 'fast-csv';
@@ -7,7 +7,6 @@ import type { TFunction } from 'i18next';
 import { fieldLabel } from '../i18n/translate.ts';
 import { checkedXlsx, FileRefused } from './xlsx-guard.ts';
 
-export type TransferFormat = 'csv' | 'xlsx';
 type Cell = string | number | boolean | Date | null;
 
 // ─── formula injection ──────────────────────────────────────────────────────

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DeviceLogin } from '@lampyr/contract';
 import { and, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import { accounts, devices } from '../db/schema/index.ts';
@@ -13,10 +14,7 @@ export interface DeviceAuthority {
   onRevoke(listener: (uid: string) => void): () => void;
 }
 
-export interface DeviceLogin {
-  username: string;
-  password: string;
-}
+export type { DeviceLogin };
 
 const digest = (value: Buffer | string) => createHash('sha256').update(value).digest();
 

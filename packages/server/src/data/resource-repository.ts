@@ -1,5 +1,6 @@
 import {
   type AggregateBody,
+  type AggregateResult,
   BUCKETS,
   CONSTANTS,
   type Condition,
@@ -265,7 +266,7 @@ export class ResourceRepository {
   }
 
   /** Counts, sums and averages, optionally per group and per time bucket (what charts use). */
-  async aggregate(actor: Actor, body: AggregateBody): Promise<{ rows: Row[] }> {
+  async aggregate(actor: Actor, body: AggregateBody): Promise<AggregateResult<Row>> {
     const select: Record<string, SQL.Aliased> = {};
     const groups: SQL[] = [];
     for (const g of body.groupBy) {

@@ -9,9 +9,78 @@ import { entry, type MenuEntry, type MenuGroup } from './navigation.ts';
  * another entity's list, filtered views and action entries.
  */
 
-/** Where a group's catalogue entities go among its hand-written entries. */
-const ENTITIES = Symbol('entities');
-type Slot = MenuEntry | typeof ENTITIES;
+/**
+ * SPEC §2's routes of each group, in its order: the group's entries that SPEC names are listed in
+ * this order, whoever wrote them (the catalogue or this file); the others (actions, the map, the
+ * platform screen, routes SPEC hides the names of) follow in their written order.
+ */
+export const SPEC_ROUTE_ORDER: Readonly<Record<string, readonly string[]>> = {
+  dashboards: ['configuration', 'dashboards', 'charts', 'overview'],
+  'assets-devices': [
+    'assembly',
+    'assets',
+    'configuration',
+    'devices',
+    'device-node-loss-settings',
+    'device-details',
+    'channel-values',
+    'channel-read-values',
+    'channel-write-values',
+    'graphic',
+    'devices-types',
+    'device-models',
+    'device-connection-status',
+    'device-topology-types',
+    'device-topology',
+    'device-type-protocols',
+    'devices-type-models',
+  ],
+  'device-channels': ['device-channel-templates', 'sub-device-channel-templates', 'channel-value-types'],
+  'alerts-alarms': [
+    'configuration',
+    'alert-device-parameter-groups',
+    'alert-device-parameter-templates',
+    'alert-events',
+    'alert-device-pairing',
+    'alert-event-logs',
+    'alert-logs',
+    'alert-notification-list',
+    'alert-notification-settings',
+    'history',
+    'real-time',
+  ],
+  'tasks-schedules': [
+    'configuration',
+    'history',
+    'task-types',
+    'profiles',
+    'running-tasks',
+    'task-groups',
+    'autonomous',
+  ],
+  gatewaymanagement: [
+    'gateway',
+    'gatewaydeviceprofile',
+    'gatewayapplication',
+    'gatewaydevicepairing',
+    'gatewaymulticastgroup',
+  ],
+  'reports-analytics': ['alarms', 'analytics', 'device-asset', 'savings', 'templates'],
+  'maintenance-fault': ['fault-history', 'maintenance-history', 'maintenance-planning', 'report-a-fault'],
+  system: [
+    'account',
+    'regions',
+    'countries',
+    'states',
+    'cities',
+    'addresses',
+    'sunsetsunrises',
+    'system-log-settings',
+    'roles',
+    'users-roles',
+  ],
+  logs: ['data-logs', 'system-logs', 'transaction-logs'],
+};
 
 function entityEntries(group: string, hand: readonly MenuEntry[]): MenuEntry[] {
   const taken = new Set(hand.map((e) => e.path));
@@ -24,13 +93,16 @@ function entityEntries(group: string, hand: readonly MenuEntry[]): MenuEntry[] {
     }));
 }
 
-function group(key: string, slots: readonly Slot[]): MenuGroup {
-  const hand = slots.filter((s): s is MenuEntry => s !== ENTITIES);
+/** A group: its hand-written entries and its catalogue entities, in SPEC §2's order. */
+function group(key: string, hand: readonly MenuEntry[]): MenuGroup {
+  const order = SPEC_ROUTE_ORDER[key] ?? [];
+  const rank = (e: MenuEntry) =>
+    e.search || !e.path.startsWith(`${key}/`) ? -1 : order.indexOf(e.path.slice(key.length + 1));
   const entities = entityEntries(key, hand);
-  const entries = slots.includes(ENTITIES)
-    ? slots.flatMap((s) => (s === ENTITIES ? entities : [s]))
-    : [...hand, ...entities];
-  return { key, label: `menu.groups.${key}`, entries };
+  // Unnamed entities (SPEC hides some routes' names) before the hand-made extras (actions, map).
+  const all = [...entities, ...hand];
+  const named = all.filter((e) => rank(e) >= 0).sort((a, b) => rank(a) - rank(b));
+  return { key, label: `menu.groups.${key}`, entries: [...named, ...all.filter((e) => rank(e) < 0)] };
 }
 
 const overview = lazy(() => import('../features/dashboards/overview-page.tsx'));
@@ -70,7 +142,6 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     }),
     // SPEC §3 has one entity for "device model / device type model".
     entry(ad, 'devices-type-models', { resource: 'device-models' }),
-    ENTITIES,
     action('manual-config-request'),
     action('clear-device-data'),
     action('reset-device-config'),
@@ -84,7 +155,6 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     entry('alerts-alarms', 'real-time', { page: lazy(() => import('../features/alerts-alarms/real-time-page.tsx')) }),
     entry('alerts-alarms', 'history', { page: alarmHistory }),
     entry('alerts-alarms', 'configuration', { resource: 'alert-device-parameter-templates' }),
-    ENTITIES,
     entry('alerts-alarms', 'alert-notification-list', {
       label: ['resources:alert-notification-list.menu', 'resources:alert-notification-list.title'],
       page: lazy(() => import('../features/alerts-alarms/alert-notification-list-page.tsx')),
@@ -94,7 +164,6 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   // entities they hold. Configuration, running tasks and history show the closest entity's list.
   group('tasks-schedules', [
     entry('tasks-schedules', 'configuration', { resource: 'task-group-profiles' }),
-    ENTITIES,
     entry('tasks-schedules', 'running-tasks', {
       page: lazy(() => import('../features/tasks-schedules/running-tasks-page.tsx')),
     }),
@@ -113,9 +182,8 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
     }),
     entry('reports-analytics', 'templates', { resource: 'device-channel-templates' }),
   ]),
-  group('maintenance-fault', [ENTITIES, entry('maintenance-fault', 'fault-history', { resource: 'report-a-fault' })]),
+  group('maintenance-fault', [entry('maintenance-fault', 'fault-history', { resource: 'report-a-fault' })]),
   group('system', [
-    ENTITIES,
     entry('system', 'platform', {
       page: lazy(() => import('../features/system/platform-page.tsx')),
       operatorsOnly: true,

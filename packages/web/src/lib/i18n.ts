@@ -1,6 +1,5 @@
 import { CONSTANTS, type Language } from '@lampyr/contract';
-import i18next, { type i18n } from 'i18next';
-import HttpBackend from 'i18next-http-backend';
+import i18next, { type BackendModule, type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { setRequestLanguage } from './api-client.ts';
 
@@ -22,6 +21,33 @@ export function storedLanguage(): Language {
 }
 
 /**
+ * Reads `/locales/{lng}/{ns}.json`. A failed read of the network or the server (5xx) is retried
+ * by i18next itself (`maxRetries`, `retryTimeout`); a 4xx is not. A few lines in place of an HTTP
+ * backend library keep the sign-in bundle light.
+ */
+export const localesBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    fetch(`/locales/${language}/${namespace}.json`, { headers: { Accept: 'application/json' } })
+      .then(async (response) => {
+        if (!response.ok) {
+          const retry = response.status >= 500 || response.status === 408 || response.status === 429;
+          callback(`reading ${namespace} (${language}) answered ${response.status}`, retry);
+          return;
+        }
+        const text = await response.text();
+        try {
+          callback(null, JSON.parse(text));
+        } catch {
+          callback(`${namespace} (${language}) is not JSON`, false);
+        }
+      })
+      .catch((error: unknown) => callback(`reading ${namespace} (${language}) failed: ${String(error)}`, true));
+  },
+};
+
+/**
  * i18next over HTTP (SPEC §9): English default and fallback, up to 5 retries of a failed read
  * starting at 350 ms and doubling, at most 10 reads in parallel. A missing key renders as the key.
  */
@@ -33,7 +59,7 @@ export async function initI18n(instance: i18n = i18next): Promise<i18n> {
     document.documentElement.lang = next;
   });
   await instance
-    .use(HttpBackend)
+    .use(localesBackend)
     .use(initReactI18next)
     .init({
       lng,
@@ -45,7 +71,6 @@ export async function initI18n(instance: i18n = i18next): Promise<i18n> {
       maxRetries: CONSTANTS.translationRetries.retries,
       retryTimeout: CONSTANTS.translationRetries.baseMs,
       maxParallelReads: CONSTANTS.translationRetries.parallel,
-      backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' },
       interpolation: { escapeValue: false },
       returnEmptyString: false,
       react: { useSuspense: false },

@@ -1,32 +1,24 @@
-import type { Condition, Page } from '@lampyr/contract';
+import type {
+  AggregateInput,
+  AggregateResult,
+  DashboardSummary,
+  ListBody,
+  Page,
+  Pageable,
+  ServiceSearchInput,
+} from '@lampyr/contract';
 import { CONSTANTS } from '@lampyr/contract';
 import { request } from './api-client.ts';
 import { selectedAccountId } from './session-storage.ts';
 
-export interface Pageable {
-  page: number;
-  size: number;
-  sort: string[];
-}
-
 export type FilterValue = string | number | boolean | null | (string | number | boolean | null)[];
+/** A list's filter as screens build it: a key left unset is dropped before sending (SPEC §5). */
 export type FilterObject = Record<string, FilterValue | undefined>;
 
-export interface ListParams {
-  filter?: FilterObject | null;
-  detailFilter?: Condition[] | null;
-  selectedColumns?: Record<string, boolean> | null;
-  pageable: Pageable;
-}
+/** The contract's list body, but for the filter, which `normalizeFilter` tidies before sending. */
+export type ListParams = Omit<ListBody, 'filter'> & { filter?: FilterObject | null };
 
-export interface ServiceSearchParams {
-  filters?: Condition[];
-  logic?: 'AND' | 'OR';
-  page?: number;
-  size?: number;
-  sortBy?: string;
-  sortDirection?: 'ASC' | 'DESC';
-}
+export type { Pageable };
 
 export interface CallOptions {
   /** Call the server even with no account selected (resources that are not account-scoped). */
@@ -41,7 +33,8 @@ export type Row = Record<string, unknown> & { id: number };
  * the server (which would refuse it or answer another scope), unless `skipAccountFilter` is set:
  * - list, search, service search and fetch-all: an empty page, `{content: [], totalElements: 0}`;
  * - aggregate: the aggregate's empty answer, `{rows: []}` (the server's shape with no rows);
- * - fetch-one: `null` (there is no record to show).
+ * - fetch-one: `null` (there is no record to show);
+ * - the dashboard's summary: an account with nothing in it (`EMPTY_SUMMARY`).
  * Commands are not answered locally: the server refuses them with its own message.
  */
 export const EMPTY_PAGE: Readonly<Page<never>> = Object.freeze({ content: [], totalElements: 0 });
@@ -99,7 +92,7 @@ export async function searchRecords<T = Row>(
 /** The search service variant: filters, logic, page, size, sort direction. */
 export async function serviceSearch<T = Row>(
   prefix: string,
-  params: ServiceSearchParams,
+  params: ServiceSearchInput,
   options: CallOptions = {},
 ): Promise<Page<T>> {
   if (noAccount(options)) return { ...EMPTY_PAGE };
@@ -113,21 +106,10 @@ export function fetchAll<T = Row>(prefix: string, options: CallOptions = {}): Pr
   return serviceSearch<T>(prefix, { filters: [], logic: 'AND', page, size, sortDirection }, options);
 }
 
-export interface AggregateParams {
-  filters?: Condition[];
-  logic?: 'AND' | 'OR';
-  aggregations: { field: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; as?: string }[];
-  groupBy?: (string | { field: string; interval: string })[];
-}
-
-export interface AggregateResult<R = Record<string, unknown>> {
-  rows: R[];
-}
-
 /** Aggregate: `POST {query}/{prefix}/aggregate`; `{rows: []}` locally with no account selected. */
 export async function aggregate<R = Record<string, unknown>>(
   prefix: string,
-  params: AggregateParams,
+  params: AggregateInput,
   options: CallOptions = {},
 ): Promise<AggregateResult<R>> {
   if (noAccount(options)) return { rows: [] };
@@ -143,6 +125,26 @@ export async function fetchRecord<T = Row>(
 ): Promise<T | null> {
   if (noAccount(options)) return null;
   return request<T>('query', `${prefix}/${encodeURIComponent(String(id))}`, { signal: options.signal });
+}
+
+/** The dashboard summary of an account with no devices and no alarms. */
+export const EMPTY_SUMMARY: Readonly<DashboardSummary> = Object.freeze({
+  inventory: [],
+  deviceCount: 0,
+  online: 0,
+  offline: 0,
+  neverSeen: 0,
+  alarms: { low: 0, medium: 0, high: 0, count: 0 },
+});
+
+/** The dashboard's summary: `GET {query}/dashboard-summary`, for one device type or all. */
+export async function fetchDashboardSummary(
+  deviceTypeId: number | null,
+  options: CallOptions = {},
+): Promise<DashboardSummary> {
+  if (noAccount(options)) return structuredClone(EMPTY_SUMMARY) as DashboardSummary;
+  const query = deviceTypeId === null ? '' : `?deviceTypeId=${encodeURIComponent(String(deviceTypeId))}`;
+  return request<DashboardSummary>('query', `dashboard-summary${query}`, { signal: options.signal });
 }
 
 export function createRecord<T = Row>(prefix: string, data: Record<string, unknown>): Promise<T> {

@@ -1,3 +1,5 @@
+import type { AuthAnswers } from '@lampyr/contract/auth';
+
 /**
  * The client-side storage keys of SPEC §3. A value may sit in session or local storage; both are
  * read, and sign-out and account switching write both so the two never disagree.
@@ -145,14 +147,12 @@ export function saveSelectedAccount(account: AccountSummary): void {
   writeBoth(STORAGE_KEYS.selectedAccount, JSON.stringify(account));
 }
 
-export interface SignIn {
-  token: string;
-  user: Record<string, unknown> & { id?: number | string };
-  accounts: AccountSummary[];
-}
-
 /** Stores what login answers (API.md): token, user, user id, accounts; then the flag. */
-export function storeSignIn({ token, user, accounts }: SignIn): void {
+export function storeSignIn({
+  token,
+  user,
+  accounts,
+}: Pick<AuthAnswers['login'], 'token' | 'user' | 'accounts'>): void {
   removeBoth(SESSION_KEYS);
   writeLocal(STORAGE_KEYS.authToken, token);
   writeLocal(STORAGE_KEYS.userData, JSON.stringify(user));

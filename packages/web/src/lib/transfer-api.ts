@@ -1,8 +1,14 @@
-import type { Condition } from '@lampyr/contract';
+import type {
+  Condition,
+  ExportBody,
+  ImportBody,
+  ImportLine,
+  ImportProgress,
+  ImportReport,
+  TransferFormat,
+} from '@lampyr/contract';
 import { send } from './api-client.ts';
 import { type FilterObject, normalizeFilter } from './resource-api.ts';
-
-export type TransferFormat = 'csv' | 'xlsx';
 
 export interface ExportParams {
   filter?: FilterObject | null;
@@ -26,7 +32,7 @@ export async function exportList(
   format: TransferFormat,
 ): Promise<{ blob: Blob; fileName: string }> {
   const selected = params.selectedColumns ? Object.entries(params.selectedColumns).filter(([, on]) => on) : [];
-  const body = {
+  const body: ExportBody = {
     filter: normalizeFilter(params.filter),
     detailFilter: params.detailFilter ?? [],
     selectedColumns: selected.length ? Object.fromEntries(selected) : null,
@@ -62,22 +68,6 @@ export async function toBase64(file: Blob): Promise<string> {
   return btoa(binary);
 }
 
-export interface RefusedRow {
-  row: number;
-  errors: Record<string, string>;
-}
-
-export interface ImportReport {
-  total: number;
-  imported: number;
-  refused: RefusedRow[];
-}
-
-export interface ImportProgress {
-  done: number;
-  total: number;
-}
-
 export interface ImportOutcome {
   report?: ImportReport;
   /** The server stopped part-way (`{"error": ..., "report": ...}`). */
@@ -111,7 +101,7 @@ export async function readImportStream(
   const outcome: ImportOutcome = {};
   for await (const line of ndjsonLines(body)) {
     if (typeof line !== 'object' || line === null) continue;
-    const item = line as { progress?: ImportProgress; report?: ImportReport; error?: ImportOutcome['error'] };
+    const item = line as Partial<Extract<ImportLine, { progress: unknown }> & Extract<ImportLine, { error: unknown }>>;
     if (item.progress) onProgress(item.progress);
     if (item.report) outcome.report = item.report;
     if (item.error) outcome.error = item.error;
@@ -129,10 +119,10 @@ export async function importFile(
   onProgress: (progress: ImportProgress) => void,
   signal?: AbortSignal,
 ): Promise<ImportOutcome> {
-  const content = await toBase64(file);
+  const body: ImportBody = { fileName: file.name, content: await toBase64(file) };
   const response = await send('command', `${prefix}/import`, {
     method: 'POST',
-    body: { fileName: file.name, content },
+    body,
     signal,
     timeoutMs: TRANSFER_TIMEOUT_MS,
   });

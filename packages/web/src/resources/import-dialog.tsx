@@ -1,20 +1,12 @@
 import { InboxOutlined } from '@ant-design/icons';
-import type { ResourceDef } from '@lampyr/contract';
+import type { ImportProgress, RefusedRow, ResourceDef, TransferFormat } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Modal, Progress, Statistic, Table, Typography, theme, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../lib/error-message.ts';
 import { keys } from '../lib/query-keys.ts';
-import {
-  exportList,
-  type ImportOutcome,
-  type ImportProgress,
-  importFile,
-  type RefusedRow,
-  saveFile,
-  type TransferFormat,
-} from '../lib/transfer-api.ts';
+import { exportList, type ImportOutcome, importFile, saveFile } from '../lib/transfer-api.ts';
 import type { ResourceLabels } from './labels.ts';
 
 /** The columns a file may carry: every field a person writes (not the server's, not secrets). */

@@ -1,15 +1,12 @@
 import type { ResourceDef } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Drawer, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useRecord } from '../data/device-data.ts';
+import { useReferenceNames } from '../data/reference-data.ts';
 import { errorMessage } from '../lib/error-message.ts';
-import { keys } from '../lib/query-keys.ts';
-import { fetchRecord, type Row } from '../lib/resource-api.ts';
 import { CellValue } from './cell-value.tsx';
 import { choosableColumns } from './column-chooser.tsx';
 import type { ResourceLabels } from './labels.ts';
-import { useReferenceNames } from './reference-data.ts';
-import { needsAccount } from './use-resource-list.ts';
 
 /** One record read-only: the view of resources only the server writes. */
 export function RecordDetails({
@@ -24,11 +21,7 @@ export function RecordDetails({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const record = useQuery({
-    queryKey: keys.detail(resource.name, id),
-    queryFn: ({ signal }) =>
-      fetchRecord<Row>(resource.name, id, { signal, skipAccountFilter: !needsAccount(resource) }),
-  });
+  const record = useRecord(resource.name, id);
   const fields = choosableColumns(resource);
   const names = useReferenceNames(resource, record.data ? [record.data] : [], fields);
   return (

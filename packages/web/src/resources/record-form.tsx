@@ -1,13 +1,13 @@
 import { checkRules, type ResourceDef } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Form, Modal, Space, Spin } from 'antd';
 import { cloneElement, type ReactElement, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRecord } from '../data/device-data.ts';
+import { useResourceMutations } from '../data/resource-mutations.ts';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { useConsoleStore } from '../lib/console-store.ts';
 import { errorMessage } from '../lib/error-message.ts';
-import { keys } from '../lib/query-keys.ts';
-import { fetchRecord, type Row } from '../lib/resource-api.ts';
+import type { Row } from '../lib/resource-api.ts';
 import { fieldInput } from './field-input.tsx';
 import { fieldRules } from './field-rules.ts';
 import {
@@ -21,8 +21,6 @@ import {
   toWidgetValue,
 } from './form-values.ts';
 import type { ResourceLabels } from './labels.ts';
-import { needsAccount } from './use-resource-list.ts';
-import { useResourceMutations } from './use-resource-mutations.ts';
 
 export type FormTarget = { mode: 'create' } | { mode: 'update'; id: number };
 
@@ -59,13 +57,7 @@ export function RecordForm({
   const setFormValues = useConsoleStore((s) => s.setFormValues);
   const clearFormValues = useConsoleStore((s) => s.clearFormValues);
 
-  const record = useQuery({
-    queryKey: keys.detail(resource.name, id ?? 0),
-    queryFn: ({ signal }) =>
-      fetchRecord<Row>(resource.name, id ?? 0, { signal, skipAccountFilter: !needsAccount(resource) }),
-    enabled: id !== undefined,
-    staleTime: 0,
-  });
+  const record = useRecord(resource.name, id, { staleTime: 0 });
 
   const fields = useMemo(() => editableFields(resource), [resource]);
   const shownOnly = useMemo(() => readOnlyFields(resource), [resource]);

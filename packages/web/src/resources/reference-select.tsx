@@ -1,7 +1,7 @@
 import { Select } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useChosenOptions, useReferenceOptions } from './reference-data.ts';
+import { useChosenOptions, useReferenceOptions } from '../data/reference-data.ts';
 
 interface ReferenceSelectProps {
   prefix: string;

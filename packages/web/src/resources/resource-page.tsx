@@ -3,6 +3,15 @@ import { Alert, App, Button, Card, Empty, Result, Space, Table, Typography, them
 import type { SorterResult } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReferenceNames } from '../data/reference-data.ts';
+import {
+  defaultTimeWindow,
+  needsAccount,
+  useResourceList,
+  useTableParams,
+  withTimeWindow,
+} from '../data/resource-list.ts';
+import { useResourceMutations } from '../data/resource-mutations.ts';
 import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import type { FilterObject, FilterValue, Row } from '../lib/resource-api.ts';
@@ -12,17 +21,8 @@ import type { FilterApi } from './column-filters.tsx';
 import { useResourceLabels } from './labels.ts';
 import { RecordDetails } from './record-details.tsx';
 import { type FormTarget, RecordForm } from './record-form.tsx';
-import { useReferenceNames } from './reference-data.ts';
 import { ResourceToolbar } from './resource-toolbar.tsx';
 import { useResourceColumns } from './use-resource-columns.tsx';
-import {
-  defaultTimeWindow,
-  needsAccount,
-  useResourceList,
-  useTableParams,
-  withTimeWindow,
-} from './use-resource-list.ts';
-import { useResourceMutations } from './use-resource-mutations.ts';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 

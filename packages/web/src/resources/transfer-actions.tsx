@@ -1,14 +1,13 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import type { ResourceDef } from '@lampyr/contract';
+import type { TransferFormat } from '@lampyr/contract';
+import { type ResourceDef, TRANSFER_FORMATS } from '@lampyr/contract';
 import { App, Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../lib/error-message.ts';
-import { type ExportParams, exportList, saveFile, type TransferFormat } from '../lib/transfer-api.ts';
+import { type ExportParams, exportList, saveFile } from '../lib/transfer-api.ts';
 import { ImportDialog } from './import-dialog.tsx';
 import type { ResourceLabels } from './labels.ts';
-
-const FORMATS: TransferFormat[] = ['csv', 'xlsx'];
 
 /** Export of the list as it is filtered, sorted and columned (CSV, XLSX), and import when writable. */
 export function TransferActions({
@@ -40,7 +39,7 @@ export function TransferActions({
   return (
     <>
       <Space.Compact>
-        {FORMATS.map((format) => (
+        {TRANSFER_FORMATS.map((format) => (
           <Tooltip key={format} title={t('transfer.exportAs', { format: format.toUpperCase() })}>
             <Button
               icon={<DownloadOutlined />}

@@ -3,10 +3,10 @@ import { Flex, Menu, type MenuProps, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { useTopologyMenu } from '../../data/topology-menu.ts';
 import { storedUser } from '../../lib/session-storage.ts';
 import { MENU_GROUPS } from '../menu.ts';
 import { GROUP_ICONS } from './group-icons.tsx';
-import { useTopologyMenu } from './use-topology-menu.ts';
 
 type Item = Required<MenuProps>['items'][number];
 

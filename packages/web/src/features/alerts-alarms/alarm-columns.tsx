@@ -7,9 +7,9 @@ import localizedFormat from 'dayjs/plugin/localizedFormat';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useReferenceNames } from '../../data/reference-data.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
-import { useReferenceNames } from '../../resources/reference-data.ts';
 
 dayjs.extend(localizedFormat);
 

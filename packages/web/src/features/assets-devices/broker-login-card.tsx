@@ -1,14 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
+import type { DeviceLogin } from '@lampyr/contract';
 import { Alert, App, Button, Card, Descriptions, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../lib/api-client.ts';
+import { useDeviceCredentials } from '../../data/device-credentials.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-
-interface Login {
-  username: string;
-  password: string;
-}
 
 /**
  * An IP device's own broker login: its uid as user name, and a password an operator who may update
@@ -18,16 +13,10 @@ interface Login {
 export function BrokerLoginCard({ deviceId, uid }: { deviceId: number; uid: string | undefined }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [login, setLogin] = useState<Login>();
-  const call = (action: 'reveal' | 'rotate') =>
-    request<Login>('command', `devices/${deviceId}/credentials/${action}`, { method: 'POST', body: {} });
-  const reveal = useMutation({ mutationFn: () => call('reveal'), onSuccess: setLogin });
-  const rotate = useMutation({
-    mutationFn: () => call('rotate'),
-    onSuccess: (next) => {
-      setLogin(next);
-      message.success(t('device.rotated'));
-    },
+  const [login, setLogin] = useState<DeviceLogin>();
+  const { reveal, rotate } = useDeviceCredentials(deviceId, (next, action) => {
+    setLogin(next);
+    if (action === 'rotate') message.success(t('device.rotated'));
   });
   const error = reveal.error ?? rotate.error;
 

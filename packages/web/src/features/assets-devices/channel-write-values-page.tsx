@@ -20,14 +20,6 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
-import { listRecords, type Row } from '../../lib/resource-api.ts';
-import { useResourceLabels } from '../../resources/labels.ts';
-import { useReferenceNames } from '../../resources/reference-data.ts';
-import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import ResourcePage from '../../resources/resource-page.tsx';
-import { ConnectionTag } from './connection-tag.tsx';
 import {
   channelLabel,
   useChannelTemplates,
@@ -35,7 +27,15 @@ import {
   useLatestValues,
   useList,
   useRecord,
-} from './device-data.ts';
+} from '../../data/device-data.ts';
+import { useReferenceNames } from '../../data/reference-data.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { keys } from '../../lib/query-keys.ts';
+import { listRecords, type Row } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import ResourcePage from '../../resources/resource-page.tsx';
+import { ConnectionTag } from './connection-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
 import { type Command, sendCommand } from './send-writes.ts';
 

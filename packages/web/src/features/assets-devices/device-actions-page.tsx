@@ -5,13 +5,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { useList, useRecord } from '../../data/device-data.ts';
+import { useReferenceNames } from '../../data/reference-data.ts';
 import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
-import { useReferenceNames } from '../../resources/reference-data.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { useList, useRecord } from './device-data.ts';
 import { LiveBadge } from './live-badge.tsx';
 
 const devicesResource = getResource('devices');

@@ -21,23 +21,23 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
-import { errorMessage } from '../../lib/error-message.ts';
-import type { Row as DataRow } from '../../lib/resource-api.ts';
-import { useResourceLabels } from '../../resources/labels.ts';
-import { recordLabel } from '../../resources/reference-data.ts';
-import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { BrokerLoginCard } from './broker-login-card.tsx';
-import { ConnectionTag } from './connection-tag.tsx';
 import {
   type ChannelTemplate,
   channelLabel,
+  useActiveOverrides,
   useChannelTemplates,
   useConnectionStatus,
   useLatestValues,
   useRecord,
   useSubChannelTemplates,
-} from './device-data.ts';
+} from '../../data/device-data.ts';
+import { recordLabel } from '../../data/reference-data.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import type { Row as DataRow } from '../../lib/resource-api.ts';
+import { useResourceLabels } from '../../resources/labels.ts';
+import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { BrokerLoginCard } from './broker-login-card.tsx';
+import { ConnectionTag } from './connection-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
 
 const devices = getResource('devices');
@@ -46,16 +46,7 @@ const connectionStatus = getResource('device-connection-status');
 /** The overrides holding the device now (newest first): "Override 40 % until 23:00". */
 function OverrideTags({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
-  const active = useQuery({
-    queryKey: ['devices', 'active-overrides', deviceId],
-    queryFn: ({ signal }) =>
-      request<{ id: number; level: number; until: string; reason: string }[]>(
-        'query',
-        `devices/${deviceId}/active-overrides`,
-        { signal },
-      ),
-    refetchInterval: 60_000,
-  });
+  const active = useActiveOverrides(deviceId);
   const first = active.data?.[0];
   if (!first) return null;
   return (

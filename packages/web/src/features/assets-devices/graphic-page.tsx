@@ -1,5 +1,4 @@
 import type { Bucket } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Flex, Select, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,9 +8,9 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
-import { keys } from '../../lib/query-keys.ts';
+import { channelLabel, useChannelTemplates, useRecord } from '../../data/device-data.ts';
+import { useReadingsAggregate } from '../../data/readings-aggregate.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { channelLabel, useChannelTemplates, useRecord } from './device-data.ts';
 
 interface ChartQuery {
   deviceId: number;
@@ -42,23 +41,18 @@ export default function GraphicPage() {
   const channels = picked ?? readable.slice(0, 2).map((tpl) => tpl.id);
   const byId = new Map(readable.map((tpl) => [tpl.id, tpl]));
 
-  const data = useQuery({
-    queryKey: keys.aggregate('channel-read-values', 'graphic', query),
-    queryFn: ({ signal }) => {
-      const q = query as ChartQuery;
-      return averagesPerBucket(
-        [
-          { field: 'deviceId', operator: 'eq', value: q.deviceId },
-          { field: 'deviceChannelTemplateId', operator: 'in', value: q.channels },
-        ],
-        q.range,
-        q.bucket,
-        ['deviceChannelTemplateId'],
-        signal,
-      );
-    },
-    enabled: query !== undefined,
-  });
+  const data = useReadingsAggregate('graphic', query, (q: ChartQuery, signal) =>
+    averagesPerBucket(
+      [
+        { field: 'deviceId', operator: 'eq', value: q.deviceId },
+        { field: 'deviceChannelTemplateId', operator: 'in', value: q.channels },
+      ],
+      q.range,
+      q.bucket,
+      ['deviceChannelTemplateId'],
+      signal,
+    ),
+  );
   const series = seriesBy(data.data ?? [], 'deviceChannelTemplateId', (id) => {
     const tpl = byId.get(id as number);
     return { name: channelLabel(tpl, `#${String(id)}`), unit: tpl?.unit || undefined };

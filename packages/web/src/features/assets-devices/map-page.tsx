@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Badge, Card, Empty, Flex, Segmented, Spin, Tag, Typography, theme } from 'antd';
 import type { LatLngBoundsExpression } from 'leaflet';
 import { useEffect, useMemo, useState } from 'react';
@@ -8,46 +8,20 @@ import { CircleMarker, MapContainer, Popup, TileLayer } from 'react-leaflet';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import {
+  type Connection,
+  MAP_STATUS_KEY,
+  useMapConnections,
+  useMapDevices,
+  useMapOverrides,
+} from '../../data/map-data.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
-import { keys } from '../../lib/query-keys.ts';
-import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { LiveBadge } from './live-badge.tsx';
 
 type Status = 'online' | 'offline' | 'never';
 
-interface MapDevice {
-  id: number;
-  name: string;
-  street: string | null;
-  latitude: number;
-  longitude: number;
-}
-
-interface Connection {
-  status: 'online' | 'offline';
-  dateTime: string;
-}
-
-const PAGE = 1000;
-/** Devices drawn at most; a larger fleet is cut with a notice. */
-const MAX_DEVICES = 20_000;
 const ISTANBUL: [number, number] = [41.0082, 28.9784];
-const DEVICES_KEY = keys.view('devices', 'map');
-const STATUS_KEY = keys.view('device-connection-status', 'map');
-const OVERRIDES_KEY = keys.view('overrides', 'map');
-
-/** Every page of a list, a thousand rows at a time, up to `limit` rows. */
-async function allRows(prefix: string, params: Omit<ListParams, 'pageable'>, sort: string, signal: AbortSignal) {
-  const rows: Row[] = [];
-  for (let page = 1; ; page++) {
-    const answer = await listRecords(prefix, { ...params, pageable: { page, size: PAGE, sort: [sort] } }, { signal });
-    rows.push(...answer.content);
-    if (answer.content.length < PAGE || rows.length >= answer.totalElements || rows.length >= MAX_DEVICES)
-      return { rows: rows.slice(0, MAX_DEVICES), total: answer.totalElements };
-  }
-}
-
 /**
  * The menu's Map (SPEC §2): the account's devices that have coordinates, coloured by connection
  * status (kept live by the stream), each with its name, street, last contact and a way to its
@@ -59,44 +33,15 @@ export default function MapPage() {
   const client = useQueryClient();
   const [shown, setShown] = useState<Status | 'all'>('all');
 
-  const devices = useQuery({
-    queryKey: DEVICES_KEY,
-    queryFn: async ({ signal }) => {
-      const { rows, total } = await allRows(
-        'devices',
-        {
-          filter: null,
-          detailFilter: [
-            { field: 'latitude', operator: 'isNotNull', value: null },
-            { field: 'longitude', operator: 'isNotNull', value: null },
-          ],
-          selectedColumns: { name: true, street: true, latitude: true, longitude: true },
-        },
-        'name,asc',
-        signal,
-      );
-      return { devices: rows as unknown as MapDevice[], total };
-    },
-  });
-  const connections = useQuery({
-    queryKey: STATUS_KEY,
-    queryFn: async ({ signal }) => {
-      const { rows } = await allRows(
-        'device-connection-status',
-        { filter: null, detailFilter: [], selectedColumns: { deviceId: true, status: true, dateTime: true } },
-        'deviceId,asc',
-        signal,
-      );
-      return new Map(rows.map((r) => [r.deviceId as number, { status: r.status, dateTime: r.dateTime } as Connection]));
-    },
-  });
+  const devices = useMapDevices();
+  const connections = useMapConnections();
 
   // Connection changes arrive on the live stream: recolour the marker in place.
   useEffect(
     () =>
       onLiveEvent((event) => {
         if (event.type !== 'status') return;
-        client.setQueryData<Map<number, Connection>>(STATUS_KEY, (before) => {
+        client.setQueryData<Map<number, Connection>>(MAP_STATUS_KEY, (before) => {
           if (!before) return before;
           const next = new Map(before);
           next.set(event.deviceId, { status: event.status, dateTime: event.dateTime });
@@ -107,23 +52,7 @@ export default function MapPage() {
   );
 
   // Lights held by an override get a thick warning ring and a tag in their popup.
-  const overrides = useQuery({
-    queryKey: OVERRIDES_KEY,
-    queryFn: async ({ signal }) => {
-      const { rows } = await allRows(
-        'overrides',
-        { filter: { status: 'active' }, detailFilter: [], selectedColumns: null },
-        'createdAt,asc',
-        signal,
-      );
-      const held = new Map<number, { level: number; until: string }>();
-      for (const o of rows)
-        for (const id of (o.deviceIds as number[] | null) ?? [])
-          held.set(id, { level: o.level as number, until: o.until as string });
-      return held;
-    },
-    refetchInterval: 60_000,
-  });
+  const overrides = useMapOverrides();
   const statusOf = (id: number): Status => connections.data?.get(id)?.status ?? 'never';
   const colour: Record<Status, string> = {
     online: token.colorSuccess,
@@ -231,7 +160,7 @@ export default function MapPage() {
                             })}
                           </Tag>
                         )}
-                        {connection && (
+                        {connection?.dateTime && (
                           <Typography.Text type="secondary">
                             {t('device.lastSeen')}: {dateFormat.format(new Date(connection.dateTime))}
                           </Typography.Text>

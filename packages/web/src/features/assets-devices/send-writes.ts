@@ -1,5 +1,5 @@
+import { type ChannelTemplate, writeTemplate } from '../../data/device-data.ts';
 import { createRecord, type Row } from '../../lib/resource-api.ts';
-import { type ChannelTemplate, writeTemplate } from './device-data.ts';
 
 /** `lamp` 1/0, `dim` 0–100, or any other write channel of the devices' models with its value. */
 export type Command = { code: string; value: number };

@@ -4,9 +4,9 @@ import type { DataNode } from 'antd/es/tree';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { useList, useRecord } from '../../data/device-data.ts';
+import { recordLabel } from '../../data/reference-data.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { recordLabel } from '../../resources/reference-data.ts';
-import { useList, useRecord } from './device-data.ts';
 import { buildTopologyTree, type TopologyNode } from './topology-tree.ts';
 
 /** device-topology/{id}: the devices linked in one topology type, parent above its children. */

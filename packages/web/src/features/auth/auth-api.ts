@@ -1,29 +1,30 @@
+import type {
+  AuthAnswers,
+  ChangeEmailBody,
+  ChangePasswordBody,
+  ConfirmEmailBody,
+  EmailOnlyBody,
+  LoginBody,
+  RegisterBody,
+  ResetPasswordBody,
+  VerifyOtpBody,
+} from '@lampyr/contract/auth';
 import { request } from '../../lib/api-client.ts';
-import type { SignIn } from '../../lib/session-storage.ts';
 
-/** The auth calls of API.md, all under the command API except `me`. */
+const post =
+  <B, K extends keyof AuthAnswers>(path: string) =>
+  (body: B) =>
+    request<AuthAnswers[K]>('command', `auth/${path}`, { method: 'POST', body });
+
+/** The auth calls of API.md, all under the command API except `me`, typed by the contract. */
 export const authApi = {
-  login: (body: { email: string; password: string }) =>
-    request<SignIn>('command', 'auth/login', { method: 'POST', body }),
-  register: (body: {
-    firstName: string;
-    lastName: string;
-    phoneNumber: string;
-    title: string;
-    email: string;
-    password: string;
-  }) => request<unknown>('command', 'auth/register', { method: 'POST', body }),
-  verifyOtp: (body: { email: string; code: string }) =>
-    request<unknown>('command', 'auth/verify-otp', { method: 'POST', body }),
-  resendOtp: (body: { email: string }) => request<unknown>('command', 'auth/resend-otp', { method: 'POST', body }),
-  forgotPassword: (body: { email: string }) =>
-    request<unknown>('command', 'auth/forgot-password', { method: 'POST', body }),
-  resetPassword: (body: { email: string; code: string; password: string }) =>
-    request<unknown>('command', 'auth/reset-password', { method: 'POST', body }),
-  changePassword: (body: { currentPassword: string; newPassword: string }) =>
-    request<{ changed: boolean; token: string }>('command', 'auth/change-password', { method: 'POST', body }),
-  changeEmail: (body: { newEmail: string; password: string }) =>
-    request<{ pendingEmail: string }>('command', 'auth/change-email', { method: 'POST', body }),
-  confirmEmail: (body: { code: string }) =>
-    request<{ user: Record<string, unknown> }>('command', 'auth/confirm-email', { method: 'POST', body }),
+  login: post<LoginBody, 'login'>('login'),
+  register: post<RegisterBody, 'register'>('register'),
+  verifyOtp: post<VerifyOtpBody, 'verifyOtp'>('verify-otp'),
+  resendOtp: post<EmailOnlyBody, 'resendOtp'>('resend-otp'),
+  forgotPassword: post<EmailOnlyBody, 'forgotPassword'>('forgot-password'),
+  resetPassword: post<ResetPasswordBody, 'resetPassword'>('reset-password'),
+  changePassword: post<ChangePasswordBody, 'changePassword'>('change-password'),
+  changeEmail: post<ChangeEmailBody, 'changeEmail'>('change-email'),
+  confirmEmail: post<ConfirmEmailBody, 'confirmEmail'>('confirm-email'),
 };

@@ -1,6 +1,6 @@
 import { BulbFilled } from '@ant-design/icons';
 import type { Language } from '@lampyr/contract';
-import { Button, Flex, Space, theme } from 'antd';
+import { Button, Flex, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../../lib/i18n.ts';
@@ -37,10 +37,10 @@ export function AuthFrame({ title, subtitle, children }: { title: string; subtit
           }}
         >
           <Flex vertical gap={token.marginXS} style={{ marginBottom: token.marginLG }}>
-            <Space>
+            <Flex gap="small" align="center">
               <BulbFilled style={{ color: token.colorPrimary, fontSize: token.fontSizeHeading3 }} />
               <strong style={{ fontSize: token.fontSizeHeading4 }}>{t('shell.brand')}</strong>
-            </Space>
+            </Flex>
             <h1
               style={{
                 margin: 0,
@@ -57,7 +57,7 @@ export function AuthFrame({ title, subtitle, children }: { title: string; subtit
         </div>
       </main>
       <footer style={{ textAlign: 'center' }}>
-        <Space>
+        <Flex gap="small" align="center" justify="center">
           {(['en', 'tr'] as Language[]).map((lng) => (
             <Button
               key={lng}
@@ -69,7 +69,7 @@ export function AuthFrame({ title, subtitle, children }: { title: string; subtit
               {t(`language.${lng}`)}
             </Button>
           ))}
-        </Space>
+        </Flex>
         <p style={{ color: token.colorTextSecondary, marginBlock: token.marginSM }}>
           {t('shell.poweredBy', { brand: t('shell.brand') })}
         </p>

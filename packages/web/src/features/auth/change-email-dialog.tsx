@@ -1,10 +1,11 @@
+import type { ChangeEmailBody, ConfirmEmailBody } from '@lampyr/contract/auth';
 import { Alert, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/error-message.ts';
 import { STORAGE_KEYS, writeLocal } from '../../lib/session-storage.ts';
 import { authApi } from './auth-api.ts';
-import { emailRules, requiredRule } from './auth-rules.ts';
+import { emailRules, otpRules, passwordRules } from './auth-rules.ts';
 
 /**
  * A user's own change of e-mail: the new address and the password first, then the code sent to
@@ -18,7 +19,7 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
 
-  const submit = async (values: { newEmail: string; password: string; code: string }) => {
+  const submit = async (values: ChangeEmailBody & ConfirmEmailBody) => {
     setBusy(true);
     setOutcome(undefined);
     try {
@@ -62,14 +63,18 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
       )}
       {!done && (
         <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} name="change-email">
-          <Form.Item name="newEmail" label={t('auth.changeEmail.newEmail')} rules={emailRules(t)}>
+          <Form.Item
+            name="newEmail"
+            label={t('auth.changeEmail.newEmail')}
+            rules={emailRules(t, (s) => s.changeEmailSchema.shape.newEmail)}
+          >
             <Input type="email" autoComplete="email" autoFocus disabled={pendingEmail !== undefined} />
           </Form.Item>
           {pendingEmail === undefined ? (
             <Form.Item
               name="password"
               label={t('auth.changeEmail.password')}
-              rules={[requiredRule(t('auth.messages.password'))]}
+              rules={passwordRules(t, (s) => s.changeEmailSchema.shape.password)}
             >
               <Input.Password autoComplete="current-password" />
             </Form.Item>
@@ -77,10 +82,7 @@ export function ChangeEmailDialog({ onClose }: { onClose: () => void }) {
             <Form.Item
               name="code"
               label={t('auth.changeEmail.code')}
-              rules={[
-                requiredRule(t('auth.messages.code')),
-                { pattern: /^\d{6}$/, message: t('auth.messages.codeFormat') },
-              ]}
+              rules={otpRules(t, (s) => s.confirmEmailSchema.shape.code)}
             >
               <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
             </Form.Item>

@@ -1,16 +1,13 @@
+import type { ChangePasswordBody } from '@lampyr/contract/auth';
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/error-message.ts';
 import { saveAuthToken } from '../../lib/session-storage.ts';
 import { authApi } from './auth-api.ts';
-import { confirmRules, newPasswordRules, requiredRule } from './auth-rules.ts';
+import { confirmRules, passwordRules } from './auth-rules.ts';
 
-interface ChangeValues {
-  currentPassword: string;
-  newPassword: string;
-  confirm: string;
-}
+type ChangeValues = ChangePasswordBody & { confirm: string };
 
 export function ChangePasswordForm() {
   const { t } = useTranslation();
@@ -52,11 +49,15 @@ export function ChangePasswordForm() {
         <Form.Item
           name="currentPassword"
           label={t('auth.fields.currentPassword')}
-          rules={[requiredRule(t('auth.messages.currentPassword'))]}
+          rules={passwordRules(t, (s) => s.changePasswordSchema.shape.currentPassword, 'auth.messages.currentPassword')}
         >
           <Input.Password autoComplete="current-password" autoFocus />
         </Form.Item>
-        <Form.Item name="newPassword" label={t('auth.fields.newPassword')} rules={newPasswordRules(t)}>
+        <Form.Item
+          name="newPassword"
+          label={t('auth.fields.newPassword')}
+          rules={passwordRules(t, (s) => s.changePasswordSchema.shape.newPassword)}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item

@@ -1,15 +1,12 @@
+import type { ResetPasswordBody } from '@lampyr/contract/auth';
 import { Button, Form, Input, Modal, Steps, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/error-message.ts';
 import { authApi } from './auth-api.ts';
-import { confirmRules, emailRules, newPasswordRules, otpRules } from './auth-rules.ts';
+import { confirmRules, emailRules, otpRules, passwordRules } from './auth-rules.ts';
 
-interface ResetValues {
-  code: string;
-  password: string;
-  confirm: string;
-}
+type ResetValues = Pick<ResetPasswordBody, 'code' | 'password'> & { confirm: string };
 
 /** Forgot password: ask for a code by e-mail, then set a new password with it. */
 export default function ForgotPasswordDialog({
@@ -67,7 +64,11 @@ export default function ForgotPasswordDialog({
       {step === 0 ? (
         <Form layout="vertical" onFinish={requestCode} initialValues={{ email }} requiredMark={false} name="forgot">
           <Typography.Paragraph type="secondary">{t('auth.forgot.intro')}</Typography.Paragraph>
-          <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
+          <Form.Item
+            name="email"
+            label={t('auth.fields.email')}
+            rules={emailRules(t, (s) => s.emailOnlySchema.shape.email)}
+          >
             <Input type="email" autoComplete="email" autoFocus />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={pending}>
@@ -77,10 +78,18 @@ export default function ForgotPasswordDialog({
       ) : (
         <Form layout="vertical" onFinish={reset} requiredMark={false} name="reset">
           <Typography.Paragraph type="secondary">{t('auth.forgot.codeSent', { email })}</Typography.Paragraph>
-          <Form.Item name="code" label={t('auth.fields.code')} rules={otpRules(t)}>
+          <Form.Item
+            name="code"
+            label={t('auth.fields.code')}
+            rules={otpRules(t, (s) => s.resetPasswordSchema.shape.code)}
+          >
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
           </Form.Item>
-          <Form.Item name="password" label={t('auth.fields.newPassword')} rules={newPasswordRules(t)}>
+          <Form.Item
+            name="password"
+            label={t('auth.fields.newPassword')}
+            rules={passwordRules(t, (s) => s.resetPasswordSchema.shape.password)}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item

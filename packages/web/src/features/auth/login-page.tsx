@@ -1,5 +1,9 @@
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Form, Input } from 'antd';
+import type { LoginBody } from '@lampyr/contract/auth';
+import { Alert, Button, Flex, Form } from 'antd';
+// The input and the password input alone: the `Input` barrel also carries TextArea, Search and OTP.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,15 +12,12 @@ import { errorMessage } from '../../lib/error-message.ts';
 import { storeSignIn } from '../../lib/session-storage.ts';
 import { authApi } from './auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
-import { emailRules, requiredRule } from './auth-rules.ts';
+import { emailRules, passwordRules } from './auth-rules.ts';
 
 // The dialog is fetched only when someone asks for it.
 const ForgotPasswordDialog = lazy(() => import('./forgot-password-dialog.tsx'));
 
-interface LoginValues {
-  email: string;
-  password: string;
-}
+type LoginValues = LoginBody;
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -49,15 +50,15 @@ export default function LoginPage() {
       {notice && <Alert type={notice.type} showIcon role="status" title={t(notice.key)} style={{ marginBottom: 16 }} />}
       {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} />}
       <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} name="login">
-        <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
+        <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t, (s) => s.loginSchema.shape.email)}>
           <Input prefix={<MailOutlined />} type="email" autoComplete="username" autoFocus />
         </Form.Item>
         <Form.Item
           name="password"
           label={t('auth.fields.password')}
-          rules={[requiredRule(t('auth.messages.password'))]}
+          rules={passwordRules(t, (s) => s.loginSchema.shape.password)}
         >
-          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+          <Password prefix={<LockOutlined />} autoComplete="current-password" />
         </Form.Item>
         <Flex justify="flex-end" style={{ marginBlock: -8 }}>
           <Button type="link" onClick={() => setForgotOpen(true)} style={{ paddingInline: 0 }}>

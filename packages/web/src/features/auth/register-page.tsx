@@ -1,3 +1,4 @@
+import type { RegisterBody } from '@lampyr/contract/auth';
 import { Alert, Button, Col, Form, Input, Row, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,16 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/error-message.ts';
 import { authApi } from './auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
-import { emailRules, newPasswordRules, requiredRule } from './auth-rules.ts';
-
-interface RegisterValues {
-  firstName: string;
-  lastName: string;
-  phoneNumber: string;
-  title: string;
-  email: string;
-  password: string;
-}
+import { emailRules, passwordRules, textRules } from './auth-rules.ts';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -22,7 +14,7 @@ export default function RegisterPage() {
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
 
-  const submit = async (values: RegisterValues) => {
+  const submit = async (values: RegisterBody) => {
     setPending(true);
     setError(undefined);
     const body = { ...values, email: values.email.trim() };
@@ -44,7 +36,7 @@ export default function RegisterPage() {
             <Form.Item
               name="firstName"
               label={t('auth.fields.firstName')}
-              rules={[requiredRule(t('auth.messages.firstName'))]}
+              rules={textRules(t, (s) => s.registerSchema.shape.firstName, 'firstName')}
             >
               <Input autoComplete="given-name" autoFocus />
             </Form.Item>
@@ -53,7 +45,7 @@ export default function RegisterPage() {
             <Form.Item
               name="lastName"
               label={t('auth.fields.lastName')}
-              rules={[requiredRule(t('auth.messages.lastName'))]}
+              rules={textRules(t, (s) => s.registerSchema.shape.lastName, 'lastName')}
             >
               <Input autoComplete="family-name" />
             </Form.Item>
@@ -62,17 +54,29 @@ export default function RegisterPage() {
         <Form.Item
           name="phoneNumber"
           label={t('auth.fields.phoneNumber')}
-          rules={[requiredRule(t('auth.messages.phoneNumber')), { max: 32, message: t('auth.messages.phoneLength') }]}
+          rules={textRules(t, (s) => s.registerSchema.shape.phoneNumber, 'phoneNumber')}
         >
           <Input type="tel" autoComplete="tel" />
         </Form.Item>
-        <Form.Item name="title" label={t('auth.fields.title')} rules={[requiredRule(t('auth.messages.title'))]}>
+        <Form.Item
+          name="title"
+          label={t('auth.fields.title')}
+          rules={textRules(t, (s) => s.registerSchema.shape.title, 'title')}
+        >
           <Input autoComplete="organization-title" />
         </Form.Item>
-        <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
+        <Form.Item
+          name="email"
+          label={t('auth.fields.email')}
+          rules={emailRules(t, (s) => s.registerSchema.shape.email)}
+        >
           <Input type="email" autoComplete="email" />
         </Form.Item>
-        <Form.Item name="password" label={t('auth.fields.password')} rules={newPasswordRules(t)}>
+        <Form.Item
+          name="password"
+          label={t('auth.fields.password')}
+          rules={passwordRules(t, (s) => s.registerSchema.shape.password)}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item>

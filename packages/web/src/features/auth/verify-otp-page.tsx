@@ -1,3 +1,4 @@
+import type { VerifyOtpBody } from '@lampyr/contract/auth';
 import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +8,7 @@ import { authApi } from './auth-api.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import { emailRules, otpRules } from './auth-rules.ts';
 
-interface VerifyValues {
-  email: string;
-  code: string;
-}
+type VerifyValues = VerifyOtpBody;
 
 /** Confirms the e-mail with the six-digit code sent at registration; a new code can be asked for. */
 export default function VerifyOtpPage() {
@@ -64,10 +62,14 @@ export default function VerifyOtpPage() {
         initialValues={{ email: params.get('email') ?? '' }}
         name="verify"
       >
-        <Form.Item name="email" label={t('auth.fields.email')} rules={emailRules(t)}>
+        <Form.Item
+          name="email"
+          label={t('auth.fields.email')}
+          rules={emailRules(t, (s) => s.verifyOtpSchema.shape.email)}
+        >
           <Input type="email" autoComplete="email" />
         </Form.Item>
-        <Form.Item name="code" label={t('auth.fields.code')} rules={otpRules(t)}>
+        <Form.Item name="code" label={t('auth.fields.code')} rules={otpRules(t, (s) => s.verifyOtpSchema.shape.code)}>
           <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
         </Form.Item>
         <Form.Item>

@@ -1,6 +1,6 @@
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ChannelKind } from './channel-choice.ts';
+import type { ChannelKind } from '../../data/channel-choice.ts';
 
 /** Picks a channel across every model by its code, labelled with its unit. */
 export function ChannelKindSelect({

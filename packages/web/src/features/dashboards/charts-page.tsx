@@ -1,5 +1,4 @@
 import type { Bucket, Condition } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,9 +7,9 @@ import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
-import { keys } from '../../lib/query-keys.ts';
+import { type ChannelKind, useChannelKind, useRegionDevices } from '../../data/channel-choice.ts';
+import { useReadingsAggregate } from '../../data/readings-aggregate.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { type ChannelKind, useChannelKind, useRegionDevices } from './channel-choice.ts';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface ChartQuery {
@@ -34,16 +33,11 @@ export default function ChannelAveragePage() {
   const [query, setQuery] = useState<ChartQuery>();
   const region = useRegionDevices(regionId);
 
-  const data = useQuery({
-    queryKey: keys.aggregate('channel-read-values', 'channel-average', query),
-    queryFn: ({ signal }) => {
-      const q = query as ChartQuery;
-      if (q.deviceIds?.length === 0) return Promise.resolve([]);
-      const filters: Condition[] = [{ field: 'deviceChannelTemplateId', operator: 'in', value: q.kind.templateIds }];
-      if (q.deviceIds) filters.push({ field: 'deviceId', operator: 'in', value: q.deviceIds });
-      return averagesPerBucket(filters, q.range, q.bucket, [], signal);
-    },
-    enabled: query !== undefined,
+  const data = useReadingsAggregate('channel-average', query, (q: ChartQuery, signal) => {
+    if (q.deviceIds?.length === 0) return Promise.resolve([]);
+    const filters: Condition[] = [{ field: 'deviceChannelTemplateId', operator: 'in', value: q.kind.templateIds }];
+    if (q.deviceIds) filters.push({ field: 'deviceId', operator: 'in', value: q.deviceIds });
+    return averagesPerBucket(filters, q.range, q.bucket, [], signal);
   });
   const rows = data.data ?? [];
   const unit = query?.kind.unit || undefined;

@@ -1,13 +1,13 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '@lampyr/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Table, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
+import { useDashboardSummary } from '../../data/dashboard.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
@@ -32,16 +32,7 @@ export default function DashboardPage() {
   const { token } = theme.useToken();
   const client = useQueryClient();
   const [deviceTypeId, setDeviceTypeId] = useState<number | null>(null);
-  const summary = useQuery({
-    queryKey: keys.dashboardSummary(deviceTypeId),
-    queryFn: ({ signal }) =>
-      request<DashboardSummary>(
-        'query',
-        `dashboard-summary${deviceTypeId === null ? '' : `?deviceTypeId=${deviceTypeId}`}`,
-        { signal },
-      ),
-    refetchInterval: 60_000,
-  });
+  const summary = useDashboardSummary(deviceTypeId);
 
   // A device going online or offline changes the counts: refetch, at most every few seconds.
   useEffect(() => {

@@ -1,5 +1,4 @@
 import type { Bucket } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Table, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,10 +7,10 @@ import { type AggregateRow, averagesPerBucket, seriesBy } from '../../charts/agg
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
 import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
-import { keys } from '../../lib/query-keys.ts';
+import { type ChannelKind, useChannelKind } from '../../data/channel-choice.ts';
+import { useReadingsAggregate } from '../../data/readings-aggregate.ts';
+import { recordLabel } from '../../data/reference-data.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
-import { recordLabel } from '../../resources/reference-data.ts';
-import { type ChannelKind, useChannelKind } from './channel-choice.ts';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface OverviewQuery {
@@ -69,11 +68,7 @@ export default function AverageOverviewPage() {
   const { range, bucket } = chartRange;
   const [query, setQuery] = useState<OverviewQuery>();
 
-  const data = useQuery({
-    queryKey: keys.aggregate('channel-read-values', 'overview', query),
-    queryFn: ({ signal }) => regionAverages(query as OverviewQuery, signal),
-    enabled: query !== undefined,
-  });
+  const data = useReadingsAggregate('overview', query, regionAverages);
   const unit = query?.kind.unit || undefined;
   const series = (data.data ?? [])
     .filter((r) => r.rows.length > 0)

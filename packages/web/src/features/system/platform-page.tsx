@@ -1,17 +1,9 @@
 import type { PlatformAccount, PlatformUser } from '@lampyr/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Card, Flex, Select, Switch, Table, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
+import { usePlatformAccounts, usePlatformChange, usePlatformUsers } from '../../data/platform.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
-
-type Change =
-  | { path: 'accounts/integrator'; body: { accountId: number; isIntegrator: boolean } }
-  | { path: 'accounts/parent'; body: { accountId: number; parentId: number | null } }
-  | { path: 'accounts/active'; body: { accountId: number; isActive: boolean } }
-  | { path: 'operators'; body: { userId: number; isPlatformOperator: boolean } };
 
 /**
  * The platform operators' screen: the account tree (integrator, parent, active) and who is a
@@ -21,22 +13,10 @@ export default function PlatformPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { message } = App.useApp();
-  const client = useQueryClient();
-  const accounts = useQuery({
-    queryKey: keys.platform('accounts'),
-    queryFn: ({ signal }) => request<PlatformAccount[]>('query', 'platform/accounts', { signal }),
-  });
-  const users = useQuery({
-    queryKey: keys.platform('users'),
-    queryFn: ({ signal }) => request<PlatformUser[]>('query', 'platform/users', { signal }),
-  });
-  const change = useMutation({
-    mutationFn: ({ path, body }: Change) => request<unknown>('command', `platform/${path}`, { method: 'POST', body }),
-    onSuccess: async () => {
-      message.success(t('platform.saved'));
-      // The tree decides which accounts everyone may act in: every cached list may be stale.
-      await client.invalidateQueries({ queryKey: keys.all });
-    },
+  const accounts = usePlatformAccounts();
+  const users = usePlatformUsers();
+  const change = usePlatformChange({
+    onSaved: () => message.success(t('platform.saved')),
     onError: (e) => message.error(errorMessage(e, t)),
   });
 

@@ -1,41 +1,39 @@
-import { findResource } from '@lampyr/contract';
+import {
+  type deviceChannelTemplates,
+  findResource,
+  type RecordOf,
+  type subDeviceChannelTemplates,
+} from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { keys } from '../../lib/query-keys.ts';
-import { fetchRecord, type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
-import { needsAccount } from '../../resources/use-resource-list.ts';
+import { request } from '../lib/api-client.ts';
+import { keys } from '../lib/query-keys.ts';
+import { fetchRecord, type ListParams, listRecords, type Row } from '../lib/resource-api.ts';
+import { needsAccount } from './resource-list.ts';
 
-export interface ChannelTemplate extends Row {
-  name: string;
-  deviceTypeModelId: number;
-  channelType: 'read' | 'write' | 'readwrite';
-  channelOrder: number;
-  channelCode: string;
-  unit: string;
-  dataType: string;
-  dataLabel: string;
-  dataLimitMin: number | null;
-  dataLimitMax: number | null;
-}
+/** A channel template as the query API returns it (derived from its catalogue definition). */
+export type ChannelTemplate = RecordOf<typeof deviceChannelTemplates>;
 
 const TEMPLATES = 'device-channel-templates';
 
 /** A sub-device channel template: decoded inside its parent channel's package. */
-export interface SubChannelTemplate extends ChannelTemplate {
-  parentTemplateId: number;
-  channelPackageOrder: number | null;
-}
+export type SubChannelTemplate = RecordOf<typeof subDeviceChannelTemplates>;
 
 function params(filter: ListParams['filter'], size: number, sort: string[] = []): ListParams {
   return { filter, detailFilter: [], selectedColumns: null, pageable: { page: 1, size, sort } };
 }
 
-/** One record by id, cached where the generic screens cache it. */
-export function useRecord<T extends Row = Row>(prefix: string, id: number | undefined) {
+/** One record by id, cached where the generic screens cache it; `staleTime: 0` reads it afresh (a form). */
+export function useRecord<T extends Row = Row>(
+  prefix: string,
+  id: number | undefined,
+  options: { staleTime?: number } = {},
+) {
   return useQuery({
     queryKey: keys.detail(prefix, id ?? 0),
     queryFn: ({ signal }) =>
       fetchRecord<T>(prefix, id as number, { signal, skipAccountFilter: !needsAccount(findResource(prefix)) }),
     enabled: id !== undefined,
+    ...options,
   });
 }
 
@@ -101,4 +99,18 @@ export function writeTemplate(
 /** How a channel is named on screen: its data label, else its name, else its code. */
 export function channelLabel(template: ChannelTemplate | undefined, fallback: string): string {
   return template?.dataLabel || template?.name || template?.channelCode || fallback;
+}
+
+/** The overrides holding a device now, newest first ("Override 40 % until 23:00"). */
+export function useActiveOverrides(deviceId: number) {
+  return useQuery({
+    queryKey: keys.view('overrides', `device-${deviceId}`),
+    queryFn: ({ signal }) =>
+      request<{ id: number; level: number; until: string; reason: string }[]>(
+        'query',
+        `devices/${deviceId}/active-overrides`,
+        { signal },
+      ),
+    refetchInterval: 60_000,
+  });
 }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { keys } from '../../lib/query-keys.ts';
-import { listRecords } from '../../lib/resource-api.ts';
-import { type ChannelTemplate, channelLabel, useList } from '../assets-devices/device-data.ts';
+import { keys } from '../lib/query-keys.ts';
+import { listRecords } from '../lib/resource-api.ts';
+import { type ChannelTemplate, channelLabel, useList } from './device-data.ts';
 
 export interface ChannelKind {
   code: string;

@@ -1,9 +1,9 @@
 import { CONSTANTS } from '@lampyr/contract';
 import { useQuery } from '@tanstack/react-query';
-import { errorCode } from '../../lib/api-errors.ts';
-import { shouldRetry } from '../../lib/query-client.ts';
-import { keys } from '../../lib/query-keys.ts';
-import { listRecords } from '../../lib/resource-api.ts';
+import { errorCode } from '../lib/api-errors.ts';
+import { shouldRetry } from '../lib/query-client.ts';
+import { keys } from '../lib/query-keys.ts';
+import { listRecords } from '../lib/resource-api.ts';
 
 export const TOPOLOGY_TYPES = 'device-topology-types';
 

@@ -3,7 +3,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import type { SelectOption } from '../lib/console-store.ts';
 import { keys } from '../lib/query-keys.ts';
 import { listRecords, type Row } from '../lib/resource-api.ts';
-import { needsAccount } from './use-resource-list.ts';
+import { needsAccount } from './resource-list.ts';
 
 /** How many options a reference select loads at once; larger sets are searched on the server. */
 export const OPTIONS_PAGE = 1000;
@@ -61,6 +61,25 @@ export function useReferenceOptions(prefix: string, search = '') {
   };
 }
 
+/** The read of some records' names by id (a page's references, chosen options not loaded). */
+function lookupQuery(prefix: string, ids: number[]) {
+  const display = displayOf(prefix);
+  return {
+    queryKey: keys.lookup(prefix, ids),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      listRecords<Row>(
+        prefix,
+        {
+          filter: { id: ids },
+          detailFilter: [],
+          selectedColumns: { [display]: true },
+          pageable: { page: 1, size: Math.min(ids.length, OPTIONS_PAGE), sort: [] },
+        },
+        { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
+      ),
+  };
+}
+
 /** The names of the records a page of rows references, per referenced prefix. */
 export function useReferenceNames(resource: ResourceDef, rows: readonly Row[], fields: readonly string[]) {
   const wanted = new Map<string, Set<number>>();
@@ -76,24 +95,12 @@ export function useReferenceNames(resource: ResourceDef, rows: readonly Row[], f
   }
   const entries = [...wanted.entries()].filter(([, ids]) => ids.size > 0);
   const results = useQueries({
-    queries: entries.map(([prefix, idSet]) => {
-      const ids = [...idSet].sort((a, b) => a - b);
-      const display = displayOf(prefix);
-      return {
-        queryKey: keys.lookup(prefix, ids),
-        queryFn: ({ signal }: { signal: AbortSignal }) =>
-          listRecords<Row>(
-            prefix,
-            {
-              filter: { id: ids },
-              detailFilter: [],
-              selectedColumns: { [display]: true },
-              pageable: { page: 1, size: Math.min(ids.length, OPTIONS_PAGE), sort: [] },
-            },
-            { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
-          ),
-      };
-    }),
+    queries: entries.map(([prefix, idSet]) =>
+      lookupQuery(
+        prefix,
+        [...idSet].sort((a, b) => a - b),
+      ),
+    ),
   });
   const names = new Map<string, Map<number, string>>();
   entries.forEach(([prefix], index) => {
@@ -111,22 +118,7 @@ export function useReferenceNames(resource: ResourceDef, rows: readonly Row[], f
 export function useChosenOptions(prefix: string, chosen: readonly number[], options: SelectOption[]): SelectOption[] {
   const known = new Set(options.map((o) => o.value));
   const missing = chosen.filter((id) => !known.has(id)).sort((a, b) => a - b);
-  const display = displayOf(prefix);
-  const lookup = useQuery({
-    queryKey: keys.lookup(prefix, missing),
-    queryFn: ({ signal }) =>
-      listRecords<Row>(
-        prefix,
-        {
-          filter: { id: missing },
-          detailFilter: [],
-          selectedColumns: { [display]: true },
-          pageable: { page: 1, size: Math.min(missing.length, OPTIONS_PAGE), sort: [] },
-        },
-        { signal, skipAccountFilter: !needsAccount(findResource(prefix)) },
-      ),
-    enabled: missing.length > 0,
-  });
+  const lookup = useQuery({ ...lookupQuery(prefix, missing), enabled: missing.length > 0 });
   const extra = (lookup.data?.content ?? [])
     .filter((r) => !known.has(r.id))
     .map((r): SelectOption => ({ value: r.id, label: recordLabel(prefix, r) }));
