@@ -1,5 +1,4 @@
 import { getResource } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Badge,
