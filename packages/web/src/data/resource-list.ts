@@ -58,3 +58,20 @@ export function useResourceList(resource: ResourceDef, params: TableParams, fixe
     placeholderData: keepPreviousData,
   });
 }
+
+/**
+ * One page of a list a hand-made screen shows (alarms, notifications), keeping the previous page on
+ * screen while the next loads; `refetchInterval` for lists that change without a live event.
+ */
+export function usePagedList<T extends Row = Row>(
+  prefix: string,
+  params: ListParams,
+  options: { refetchInterval?: number } = {},
+) {
+  return useQuery({
+    queryKey: keys.list(prefix, params),
+    queryFn: ({ signal }) => listRecords<T>(prefix, params, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: options.refetchInterval,
+  });
+}

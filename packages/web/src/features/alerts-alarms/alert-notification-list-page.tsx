@@ -1,16 +1,17 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Table, Tooltip, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { usePagedList } from '../../data/resource-list.ts';
 import { resendNotifications } from '../../lib/alarm-api.ts';
 import { HttpError } from '../../lib/api-errors.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
-import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import type { ListParams, Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 
@@ -62,13 +63,8 @@ export default function NotificationListPage() {
     selectedColumns: null,
     pageable: { page, size, sort: ['dateTime,desc'] },
   };
-  const list = useQuery({
-    queryKey: keys.list(NOTIFICATIONS, params),
-    queryFn: ({ signal }) => listRecords<Row>(NOTIFICATIONS, params, { signal }),
-    placeholderData: keepPreviousData,
-    // Deliveries move on (retries, sent, dead) without a live event of their own: read again now and then.
-    refetchInterval: REFRESH_MS,
-  });
+  // Deliveries move on (retries, sent, dead) without a live event of their own: read again now and then.
+  const list = usePagedList(NOTIFICATIONS, params, { refetchInterval: REFRESH_MS });
   const rows = list.data?.content ?? [];
 
   const resend = async (ids: number[]) => {

@@ -1,14 +1,13 @@
 import { ALARM_KINDS, ALARM_STATES, ALERT_LEVELS, type Condition } from '@lampyr/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Empty, Flex, Select, Table, Typography, theme } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { usePagedList } from '../../data/resource-list.ts';
 import { ALARMS } from '../../lib/alarm-cache.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
-import { type FilterObject, type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import type { FilterObject, ListParams, Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { TransferActions } from '../../resources/transfer-actions.tsx';
@@ -59,11 +58,7 @@ export default function AlarmHistoryPage() {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(PAGE_SIZES[0] as number);
   const params = historyParams(range, filters, page, size);
-  const list = useQuery({
-    queryKey: keys.list(ALARMS, params),
-    queryFn: ({ signal }) => listRecords<Row>(ALARMS, params, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(ALARMS, params);
   const rows = list.data?.content ?? [];
   const regionName = useRegionName(rows);
   const columns = useAlarmColumns(rows, [

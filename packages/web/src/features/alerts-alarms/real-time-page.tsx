@@ -1,15 +1,14 @@
 import { CheckOutlined, ClockCircleOutlined, StopOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Flex, Space, Switch, Table, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlertToggles } from '../../app/layout/alert-settings.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
+import { usePagedList } from '../../data/resource-list.ts';
 import { ALARMS, OPEN_STATES } from '../../lib/alarm-cache.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
-import { type ListParams, listRecords, type Row } from '../../lib/resource-api.ts';
+import type { ListParams, Row } from '../../lib/resource-api.ts';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { useAlarmColumns } from './alarm-columns.tsx';
 import { useAlarmAction } from './use-alarm-action.tsx';
@@ -37,11 +36,7 @@ export default function RealTimeAlarmsPage() {
   const [size, setSize] = useState(PAGE_SIZES[0] as number);
   const [selected, setSelected] = useState<number[]>([]);
   const params = realTimeParams(page, size);
-  const list = useQuery({
-    queryKey: keys.list(ALARMS, params),
-    queryFn: ({ signal }) => listRecords<Row>(ALARMS, params, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedList(ALARMS, params);
   const rows = list.data?.content ?? [];
   const { prefs, setDesktop } = useAlertToggles();
   const action = useAlarmAction(() => setSelected([]));

@@ -1,22 +1,17 @@
-import type { EnergyReport, EnergyReportRequest, EnergyReportRow } from '@lampyr/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { EnergyReportRequest, EnergyReportRow } from '@lampyr/contract';
 import { Alert, Card, DatePicker, Flex, Select, Statistic, Table } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
-import { request } from '../../lib/api-client.ts';
+import { useEnergyReport } from '../../data/reports.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 
 type GroupBy = NonNullable<EnergyReportRequest['groupBy']>;
 const GROUPS: GroupBy[] = ['region', 'street', 'device', 'account'];
 const PAGE_SIZE = 20;
-
-const fetchReport = (body: EnergyReportRequest, signal: AbortSignal) =>
-  request<EnergyReport>('query', 'reports/energy', { method: 'POST', body, signal });
 
 /**
  * Reports → Savings: what the lights used against what they would have used burning full from
@@ -37,11 +32,7 @@ export default function SavingsPage() {
     page,
     size: PAGE_SIZE,
   };
-  const report = useQuery({
-    queryKey: keys.report('energy', body),
-    queryFn: ({ signal }) => fetchReport(body, signal),
-    placeholderData: keepPreviousData,
-  });
+  const report = useEnergyReport(body);
 
   const number = useMemo(() => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }), [i18n.language]);
   const format = (value: number | null | undefined) =>

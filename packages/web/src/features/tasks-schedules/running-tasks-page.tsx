@@ -1,13 +1,11 @@
 import type { RunningSchedules } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Spin, Table, Tag, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
+import { useRunningSchedules } from '../../data/schedules.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
 
 type Group = RunningSchedules['groups'][number];
 type Ran = RunningSchedules['recent'][number];
@@ -21,11 +19,7 @@ const time = (iso: string | null | undefined) => (iso ? dayjs(iso).format('D MMM
 export default function RunningTasksPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const running = useQuery({
-    queryKey: keys.view('schedules', 'running'),
-    queryFn: ({ signal }) => request<RunningSchedules>('query', '/schedules/running', { signal }),
-    refetchInterval: 30_000,
-  });
+  const running = useRunningSchedules();
   const level = (value: number | undefined | null) =>
     value === undefined || value === null ? (
       '—'

@@ -1,6 +1,5 @@
-import type { PreviewNight, PreviewSwitchPoint, SchedulePreview, SchedulePreviewRequest } from '@lampyr/contract';
+import type { PreviewNight, PreviewSwitchPoint, SchedulePreviewRequest } from '@lampyr/contract';
 import { PREVIEW_NIGHTS } from '@lampyr/contract';
-import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Card,
@@ -22,9 +21,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { request } from '../../lib/api-client.ts';
+import { useSchedulePreview } from '../../data/schedules.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 
 type TargetKind = 'taskGroupId' | 'deviceId';
@@ -94,12 +92,7 @@ export default function SchedulePreviewPage() {
         : { target: kind === 'deviceId' ? { deviceId: id } : { taskGroupId: id }, nights, ...(from ? { from } : {}) },
     [id, kind, nights, from],
   );
-  const preview = useQuery({
-    queryKey: keys.view('schedules', JSON.stringify(body ?? null)),
-    queryFn: ({ signal }) =>
-      request<SchedulePreview>('query', '/schedules/preview', { method: 'POST', body, signal, timeoutMs: 60_000 }),
-    enabled: body !== undefined,
-  });
+  const preview = useSchedulePreview(body);
   const data = preview.data;
   const zone = data?.device?.timeZone ?? 'UTC';
 
