@@ -3,7 +3,8 @@ import { LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
+import { useEChart } from './use-echart.ts';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
 
@@ -31,22 +32,7 @@ export function TimeSeriesChart({
   height?: number;
 }) {
   const { token } = theme.useToken();
-  const element = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts>(undefined);
-
-  useEffect(() => {
-    const el = element.current;
-    if (!el) return;
-    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(el);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = undefined;
-    };
-  }, []);
+  const { element, chart } = useEChart();
 
   useEffect(() => {
     const units = [...new Set(series.map((s) => s.unit ?? ''))];
