@@ -272,4 +272,48 @@ describe('alarm engine, end to end', () => {
     // The record was active all along.
     expect((await alarmsOf(deviceId)).find((a) => a.id === alarm.id)?.is_active).toBe(true);
   });
+
+  it('judges a rule marked "only while the lamp is on" only while the lamp is on', async () => {
+    const lampUid = ipUidOf(4);
+    const [device] = await rows<{ id: number; model: number }>(
+      sql`SELECT id::int AS id, device_type_model_id::int AS model FROM devices WHERE uid = ${lampUid}`,
+    );
+    const id = device?.id as number;
+    await rows(sql`DELETE FROM alert_device_pairing WHERE device_id = ${id}`);
+    await rows(sql`UPDATE alert_logs SET is_active = false, state = 'cleared' WHERE device_id = ${id}`);
+    const [power] = await rows<{ id: number }>(
+      sql`SELECT id::int AS id FROM device_channel_templates WHERE device_type_model_id = ${device?.model} AND channel_code = 'power'`,
+    );
+    const template = await client.create('alert-device-parameter-templates', {
+      name: 'Test lamp failure',
+      condition: 'lt',
+      value: 5,
+      threshold: 5,
+      unit: 'W',
+      alertLevel: 'high',
+      channelTemplateId: power?.id,
+      whileLampOn: true,
+    });
+    expect(template.status).toBe(201);
+    expect(
+      (await client.create('alert-device-pairing', { alertTemplateId: template.body.data.id, deviceId: id })).status,
+    ).toBe(201);
+    await sleep(400);
+    await t.alarms.idle();
+    const publish = (values: Record<string, number>) =>
+      publisher.publishAsync(`lampyr/${lampUid}/up`, JSON.stringify({ values }), { qos: 1 });
+    const active = async () => (await alarmsOf(id)).filter((a) => a.is_active && a.kind === 'threshold');
+
+    // Switched off by its schedule: 0 W is no fault.
+    await publish({ lamp: 0, power: 0 });
+    await eventually(async () => (await rows(sql`SELECT 1 FROM channel_values WHERE device_id = ${id}`)).length > 0);
+    await sleep(300);
+    await t.alarms.idle();
+    expect(await active()).toEqual([]);
+
+    // On and drawing nothing: the lamp has failed.
+    await publish({ lamp: 1, power: 0 });
+    await eventually(async () => (await active()).length === 1);
+    expect((await active())[0]).toMatchObject({ alert_level: 'high', value: 0 });
+  });
 });

@@ -46,6 +46,8 @@ export const alertParameterTemplates = defineResource({
     threshold: field.number(),
     channelTemplateId: field.ref('device-channel-templates', { list: true }),
     code: field.text({ search: true }),
+    /** Judged only while the lamp is on: an electrical fault (no power) of a lamp switched off is none. */
+    whileLampOn: field.boolean({ list: true }),
   },
   rules: [
     requiredWhen('value2', (r) => r.condition === 'between' || r.condition === 'notBetween'),

@@ -62,6 +62,8 @@ export async function seedAlarmRules(
         alertLevel: 'high',
         channelTemplateId: channels.get('power'),
         code: 'POWER',
+        // Lamps switched off by their schedule draw nothing too: only a lamp that is on has failed.
+        whileLampOn: true,
       },
     ])
     .returning({ id: alertParameterTemplates.id });

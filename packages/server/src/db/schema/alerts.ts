@@ -39,6 +39,7 @@ export const alertParameterTemplates = resourceTable(
       threshold: doublePrecision(),
       channelTemplateId: refColumn().references(() => deviceChannelTemplates.id),
       code: text(),
+      whileLampOn: boolean().notNull().default(false),
     },
     (t) => [index().on(t.accountId)],
   ),

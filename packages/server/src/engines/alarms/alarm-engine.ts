@@ -78,6 +78,8 @@ export class AlarmEngine implements AlarmCommands {
   private lost = new Map<number, number>();
   /** The newest value time evaluated per alarm key: an older value delivered late changes nothing. */
   private lastAt = new Map<string, number>();
+  /** Each device's lamp, on or off, from its lamp channel's newest committed value. */
+  private lampOn = new Map<number, boolean>();
   /** Evaluations, reloads and resyncs run one after another. */
   private chain: Promise<void> = Promise.resolve();
   private loaded?: Promise<void>;
@@ -222,12 +224,20 @@ export class AlarmEngine implements AlarmCommands {
     const toClear: number[] = [];
     const toRaise = new Map<string, Candidate>();
     const spikes = new Map<string, CommittedReading>();
+    // Whether each lamp is on, from its lamp channel's newest value (of this batch too, first).
+    for (const r of readings) {
+      const device = this.book.get(r.deviceId);
+      if (device?.lampChannelId === r.templateId && r.subChannel === 0 && Number.isFinite(r.value))
+        this.lampOn.set(r.deviceId, r.value > 0);
+    }
     for (const r of readings) {
       const device = this.book.get(r.deviceId);
       const rules = device?.byChannel.get(r.templateId);
       if (!device || !rules || !Number.isFinite(r.value)) continue;
       const at = r.dateTime.getTime();
       for (const rule of rules) {
+        // A lamp that is off (or not yet known to be on) draws nothing: such rules wait for it.
+        if (rule.whileLampOn && this.lampOn.get(r.deviceId) !== true) continue;
         const key = keyOf(r.deviceId, r.templateId, r.subChannel, rule.templateId);
         const last = this.lastAt.get(key);
         if (last !== undefined && last > at) continue;

@@ -14,6 +14,8 @@ export interface Rule extends Bounds {
   channelCode: string;
   channelName: string;
   unit: string | null;
+  /** Judged only while the device's lamp is on (an electrical fault of a lamp switched off is none). */
+  whileLampOn: boolean;
 }
 
 export interface WatchedDevice {
@@ -22,6 +24,8 @@ export interface WatchedDevice {
   regionId: number | null;
   /** Channel template id → the rules watching it (every sub-channel of it). */
   byChannel: Map<number, Rule[]>;
+  /** The channel that says whether the lamp is on: the model's `lamp` channel, else its `dim`. */
+  lampChannelId: number | null;
 }
 
 /**
@@ -41,7 +45,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
       SELECT id, device_type_model_id, name, channel_code, unit, alert_parameter_code
       FROM device_channel_templates`),
     db.execute(sql`
-      SELECT t.id, t.account_id, t.name, t.condition, t.value, t.value2, t.threshold, t.alert_level, t.unit,
+      SELECT t.id, t.account_id, t.name, t.condition, t.value, t.value2, t.threshold, t.alert_level, t.unit, t.while_lamp_on,
              t.channel_template_id, t.code, g.device_type_model_id AS group_model_id, coalesce(g.enable, false) AS group_enabled
       FROM alert_parameter_templates t LEFT JOIN alert_parameter_groups g ON g.id = t.group_id`),
     db.execute(sql`SELECT alert_template_id, device_id FROM alert_device_pairing`),
@@ -50,6 +54,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
   type Channel = { id: number; modelId: number; code: string; name: string; unit: string | null };
   const channelById = new Map<number, Channel>();
   const channelByCode = new Map<string, Channel>();
+  const lampChannel = new Map<number, number>();
   for (const row of rowsOf(channels)) {
     const channel: Channel = {
       id: Number(row.id),
@@ -59,6 +64,8 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
       unit: (row.unit as string | null) ?? null,
     };
     channelById.set(channel.id, channel);
+    if (channel.code === 'lamp' || (channel.code === 'dim' && !lampChannel.has(channel.modelId)))
+      lampChannel.set(channel.modelId, channel.id);
     if (row.alert_parameter_code) channelByCode.set(`${channel.modelId}:${row.alert_parameter_code}`, channel);
   }
 
@@ -73,6 +80,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
     code: string | null;
     groupModelId: number | null;
     groupEnabled: boolean;
+    whileLampOn: boolean;
   };
   const templateById = new Map<number, Template>();
   const byModel = new Map<number, Template[]>();
@@ -95,6 +103,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
       code: (row.code as string | null) ?? null,
       groupModelId: num(row.group_model_id),
       groupEnabled: Boolean(row.group_enabled),
+      whileLampOn: row.while_lamp_on === true,
     };
     templateById.set(template.id, template);
     if (template.groupEnabled && template.groupModelId !== null) {
@@ -139,6 +148,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
         channelCode: channel.code,
         channelName: channel.name,
         unit: t.unit ?? channel.unit,
+        whileLampOn: t.whileLampOn,
       });
       byChannel.set(channel.id, rules);
     }
@@ -148,6 +158,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
         deviceTypeId: num(row.device_type_id),
         regionId: num(row.region_id),
         byChannel,
+        lampChannelId: lampChannel.get(modelId) ?? null,
       });
     }
   }

@@ -1,0 +1,1 @@
+ALTER TABLE "alert_parameter_templates" ADD COLUMN "while_lamp_on" boolean DEFAULT false NOT NULL;
