@@ -3,7 +3,7 @@ import { BarChart as EBarChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect } from 'react';
+import { useMemo } from 'react';
 import { useEChart } from './use-echart.ts';
 
 echarts.use([EBarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
@@ -35,42 +35,38 @@ export function BarChart({
   height?: number;
 }) {
   const { token } = theme.useToken();
-  const { element, chart } = useEChart();
-
-  useEffect(() => {
+  const option = useMemo(() => {
     const axisLine = { lineStyle: { color: token.colorBorder } };
-    chart.current?.setOption(
-      {
-        color: [token.colorPrimary, token.colorWarning, token.colorSuccess],
-        textStyle: { color: token.colorText, fontFamily: token.fontFamily },
-        tooltip: {
-          trigger: 'axis',
-          backgroundColor: token.colorBgElevated,
-          borderColor: token.colorBorder,
-          textStyle: { color: token.colorText },
-          valueFormatter: (value: unknown) => (typeof value === 'number' ? `${format(value)} ${unit}` : '—'),
-        },
-        legend: { top: 0, textStyle: { color: token.colorText } },
-        grid: { left: 64, right: 24, top: 40, bottom: 32 },
-        xAxis: { type: 'category', data: categories, axisLine, axisLabel: { color: token.colorTextSecondary } },
-        yAxis: {
-          type: 'value',
-          name: unit,
-          axisLine: { ...axisLine, show: true },
-          axisLabel: { color: token.colorTextSecondary, formatter: format },
-          nameTextStyle: { color: token.colorTextSecondary },
-          splitLine: { lineStyle: { color: token.colorSplit } },
-        },
-        series: series.map((s) => ({
-          type: s.type,
-          name: s.name,
-          data: s.values,
-          ...(s.type === 'line' ? { showSymbol: categories.length < 40, lineStyle: { type: 'dashed' } } : {}),
-        })),
+    return {
+      color: [token.colorPrimary, token.colorWarning, token.colorSuccess],
+      textStyle: { color: token.colorText, fontFamily: token.fontFamily },
+      tooltip: {
+        trigger: 'axis',
+        backgroundColor: token.colorBgElevated,
+        borderColor: token.colorBorder,
+        textStyle: { color: token.colorText },
+        valueFormatter: (value: unknown) => (typeof value === 'number' ? `${format(value)} ${unit}` : '—'),
       },
-      true,
-    );
+      legend: { top: 0, textStyle: { color: token.colorText } },
+      grid: { left: 64, right: 24, top: 40, bottom: 32 },
+      xAxis: { type: 'category', data: categories, axisLine, axisLabel: { color: token.colorTextSecondary } },
+      yAxis: {
+        type: 'value',
+        name: unit,
+        axisLine: { ...axisLine, show: true },
+        axisLabel: { color: token.colorTextSecondary, formatter: format },
+        nameTextStyle: { color: token.colorTextSecondary },
+        splitLine: { lineStyle: { color: token.colorSplit } },
+      },
+      series: series.map((s) => ({
+        type: s.type,
+        name: s.name,
+        data: s.values,
+        ...(s.type === 'line' ? { showSymbol: categories.length < 40, lineStyle: { type: 'dashed' } } : {}),
+      })),
+    };
   }, [categories, series, unit, format, token]);
 
+  const element = useEChart(option);
   return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;
 }

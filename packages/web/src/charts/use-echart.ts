@@ -2,13 +2,10 @@ import * as echarts from 'echarts/core';
 import { type RefObject, useEffect, useRef } from 'react';
 
 /**
- * An ECharts instance on a div for the life of the component, resized with its element: the chart
- * components set their options on `chart.current`.
+ * An ECharts instance on a div for the life of the component, resized with its element and given
+ * `option` whenever it changes (the chart components build it with useMemo).
  */
-export function useEChart(): {
-  element: RefObject<HTMLDivElement | null>;
-  chart: RefObject<echarts.ECharts | undefined>;
-} {
+export function useEChart(option: Parameters<echarts.ECharts['setOption']>[0]): RefObject<HTMLDivElement | null> {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts>(undefined);
   useEffect(() => {
@@ -24,5 +21,8 @@ export function useEChart(): {
       chart.current = undefined;
     };
   }, []);
-  return { element, chart };
+  useEffect(() => {
+    chart.current?.setOption(option, true);
+  }, [option]);
+  return element;
 }
