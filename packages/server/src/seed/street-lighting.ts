@@ -132,16 +132,36 @@ export interface StreetLightingSeed {
   ipDevices: number;
 }
 
-/** Device catalogue, 200 street lights of Kadıköy, gateways, alerts and a dusk-to-dawn schedule. */
-export async function seedStreetLighting(
-  tx: Tx,
-  place: { accountId: number; regionIds: { Caferağa: number; Moda: number }; reference: DeviceReference },
-): Promise<StreetLightingSeed> {
-  const { accountId } = place;
-  const { star, feed, lorawan, ip } = place.reference;
+type Place = { accountId: number; regionIds: { Caferağa: number; Moda: number }; reference: DeviceReference };
+type Id = { id: number };
+
+/**
+ * The demo's street lighting, step by step: the device catalogue, 200 street lights of Kadıköy
+ * and five IP controllers, their gateways, their alarm rules and a dusk-to-dawn schedule.
+ */
+export async function seedStreetLighting(tx: Tx, place: Place): Promise<StreetLightingSeed> {
+  const models = await seedDeviceCatalogue(tx, place.reference);
+  const { inserted, ipDevices } = await seedLights(tx, place, models);
+  await seedGateways(tx, place.accountId, place.reference.star, inserted);
+  await seedAlerts(tx, place.accountId, models, inserted, ipDevices);
+  await seedSchedule(tx, place.accountId, models);
+  return { lights: inserted.length, ipDevices: ipDevices.length };
+}
+
+interface Models {
+  l1: Id;
+  l2: Id;
+  ip1: Id;
+  /** The SLC-L2 model's channel templates by code. */
+  l2Channels: Map<string, number>;
+}
+
+/** Device types, the three controller models and a gateway model, and their channel templates. */
+async function seedDeviceCatalogue(tx: Tx, reference: DeviceReference): Promise<Models> {
+  const { star, feed, lorawan, ip } = reference;
   const valueTypeNames = ['State', 'Percentage', 'Power', 'Voltage', 'Current', 'Energy', 'Illuminance', 'Temperature'];
   const valueType = (code: string) =>
-    place.reference.valueTypes.get(
+    reference.valueTypes.get(
       valueTypeNames[['lamp', 'dim', 'power', 'voltage', 'current', 'energy', 'lux', 'temperature'].indexOf(code)] ??
         '',
     );
@@ -229,7 +249,12 @@ export async function seedStreetLighting(
   await templates(l1.id, LAYOUTS.l1);
   const l2Channels = await templates(l2.id, LAYOUTS.l2);
   await templates(ip1.id, LAYOUTS.l2);
+  return { l1, l2, ip1, l2Channels };
+}
 
+/** 200 LoRaWAN lights along the streets (a few lost in the field) and five IP controllers in Moda Parkı. */
+async function seedLights(tx: Tx, place: Place, { l1, l2, ip1 }: Models) {
+  const { accountId } = place;
   // 200 LoRaWAN lights along the streets; the fixtures' device (0001) is an SLC-L1.
   const perStreet = 25;
   const lights = STREETS.flatMap((street, s) =>
@@ -292,7 +317,11 @@ export async function seedStreetLighting(
       })),
     )
     .returning({ id: devices.id });
+  return { inserted, ipDevices };
+}
 
+/** Three gateways, the ChirpStack application, device profile and multicast group, and a relay chain. */
+async function seedGateways(tx: Tx, accountId: number, star: number, inserted: { id: number }[]) {
   const [gw1, gw2, gw3] = await tx
     .insert(gateways)
     .values([
@@ -371,7 +400,10 @@ export async function seedStreetLighting(
       description: `Relay through ${gatewayIds[i] ? `gateway ${i + 1}` : 'gateway'}`,
     })),
   );
+}
 
+/** The lights' health rules (alarm-demo.ts) and node-loss watch on the first twenty. */
+async function seedAlerts(tx: Tx, accountId: number, { l2, l2Channels }: Models, inserted: Id[], ipDevices: Id[]) {
   const group = await one(
     tx
       .insert(alertParameterGroups)
@@ -402,7 +434,10 @@ export async function seedStreetLighting(
       isForever: true,
     })),
   );
+}
 
+/** The dusk-to-dawn schedule with 50 % after midnight, for the SLC-L2 lights, published. */
+async function seedSchedule(tx: Tx, accountId: number, { l2, l2Channels }: Models) {
   const taskType = await one(
     tx.insert(taskTypes).values({ accountId, name: 'Lighting schedule' }).returning({ id: taskTypes.id }),
   );
@@ -498,5 +533,4 @@ export async function seedStreetLighting(
       unlimited: true,
     },
   ]);
-  return { lights: inserted.length, ipDevices: ipDevices.length };
 }
