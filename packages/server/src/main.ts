@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Fleet } from '@lampyr/simulator';
 import { lostLightEuis } from '@lampyr/simulator/demo-fleet';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
@@ -121,6 +122,44 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.PORT, host: config.HOST });
   process.stdout.write(banner(config, { database, telemetry, fleet, seededDemo: seeded.seeded && demo, app }));
+  // The demo's first start: its schedule is deployed to the simulated controllers at once.
+  if (seeded.seeded && demo && fleet)
+    await deployDemoSchedule(app, config, seeded.subAccountIds).catch((error) =>
+      app.log.warn(error, 'the demo schedule was not deployed'),
+    );
+}
+
+/**
+ * Deploys the demo accounts' task groups through the command API, as their administrator would from
+ * the console (one path for both): the simulated controllers confirm them within seconds.
+ */
+async function deployDemoSchedule(app: FastifyInstance, config: Config, accountIds: number[]): Promise<void> {
+  const login = await app.inject({
+    method: 'POST',
+    url: '/command/api/auth/login',
+    payload: { email: config.LAMPYR_ADMIN_EMAIL, password: config.LAMPYR_ADMIN_PASSWORD },
+  });
+  const token = login.json<{ data?: { token?: string } }>().data?.token;
+  if (!token) throw new Error(`sign-in answered ${login.statusCode}`);
+  for (const accountId of accountIds) {
+    const headers = { authorization: `Bearer ${token}`, 'x-account-id': String(accountId) };
+    const groups = await app.inject({
+      method: 'POST',
+      url: '/query/api/task-groups/search',
+      headers,
+      payload: { filters: [], page: 0, size: 100 },
+    });
+    for (const group of groups.json<{ data?: { content?: { id: number }[] } }>().data?.content ?? []) {
+      const deployed = await app.inject({
+        method: 'POST',
+        url: `/command/api/task-groups/${group.id}/deploy`,
+        headers,
+        payload: {},
+      });
+      if (deployed.statusCode >= 300)
+        app.log.warn(`demo task group ${group.id}: deploy answered ${deployed.statusCode}`);
+    }
+  }
 }
 
 /** What a first-time user needs, in a few lines: where the console is, how to sign in, where devices connect. */
