@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * Lampyr's device configuration protocol (docs/device-config.md): the commands a controller that
  * keeps its own schedule understands, and the config report it answers with. One binary form for
@@ -335,3 +336,23 @@ export function configReportFromJson(value: unknown): ConfigReport | undefined {
     clock,
   };
 }
+
+/**
+ * `POST {COMMAND_URL}/overrides`: hold lights at a level until a time — the devices listed, a
+ * street (in a region or any), or a region — with the operator's reason.
+ */
+export const overrideRequestSchema = z
+  .object({
+    target: z.union([
+      z.object({ deviceIds: z.array(z.number().int().positive()).min(1).max(500) }).strict(),
+      z
+        .object({ street: z.string().trim().min(1).max(200), regionId: z.number().int().positive().optional() })
+        .strict(),
+      z.object({ regionId: z.number().int().positive() }).strict(),
+    ]),
+    level: z.number().int().min(0).max(100),
+    until: z.iso.datetime({ offset: true }),
+    reason: z.string().trim().min(1).max(500),
+  })
+  .strict();
+export type OverrideRequest = z.input<typeof overrideRequestSchema>;

@@ -1,4 +1,4 @@
-import { getResource } from '@lampyr/contract';
+import { getResource, overrideRequestSchema } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,21 +14,6 @@ import { authorize } from './resource-routes.ts';
 
 const MAX_DAYS = 30;
 const MAX_DEVICES = 5000;
-
-const overrideBody = z
-  .object({
-    target: z.union([
-      z.object({ deviceIds: z.array(z.number().int().positive()).min(1).max(500) }).strict(),
-      z
-        .object({ street: z.string().trim().min(1).max(200), regionId: z.number().int().positive().optional() })
-        .strict(),
-      z.object({ regionId: z.number().int().positive() }).strict(),
-    ]),
-    level: z.number().int().min(0).max(100),
-    until: z.iso.datetime({ offset: true }),
-    reason: z.string().trim().min(1).max(500),
-  })
-  .strict();
 
 const rowsOf = <T = Record<string, unknown>>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -59,7 +44,7 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       const actor = authorize(request, resource, 'read');
       const account = actor.account;
       if (!account) throw new ApiException('ACCOUNT_REQUIRED');
-      const body = parseBody(overrideBody, request.body);
+      const body = parseBody(overrideRequestSchema, request.body);
       const until = new Date(body.until);
       const now = new Date();
       if (until <= now || until.getTime() > now.getTime() + MAX_DAYS * 86_400_000)

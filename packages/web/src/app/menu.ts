@@ -168,6 +168,11 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
       page: lazy(() => import('../features/tasks-schedules/running-tasks-page.tsx')),
     }),
     entry('tasks-schedules', 'history', { resource: 'task-control-logs' }),
+    entry('tasks-schedules', 'overrides', {
+      label: ['resources:overrides.menu', 'resources:overrides.title'],
+      resource: 'overrides',
+      page: lazy(() => import('../features/tasks-schedules/overrides-page.tsx')),
+    }),
     entry('tasks-schedules', 'schedule-preview', {
       page: lazy(() => import('../features/tasks-schedules/schedule-preview-page.tsx')),
     }),
