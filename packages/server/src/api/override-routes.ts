@@ -1,7 +1,6 @@
 import { getResource, overrideRequestSchema } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Actor } from '../access/access.ts';
 import { type ConfigTarget, queueConfigCommands } from '../data/config-commands.ts';
 import { activeOverrides } from '../data/overrides.ts';
