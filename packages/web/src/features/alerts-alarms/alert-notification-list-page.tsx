@@ -14,6 +14,7 @@ import { keys } from '../../lib/query-keys.ts';
 import type { ListParams, Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
+import { usePaging } from './use-paging.ts';
 
 const NOTIFICATIONS = 'alert-notification-list';
 const resource = getResource(NOTIFICATIONS);
@@ -24,7 +25,6 @@ const STATUS_BADGE: Record<string, 'processing' | 'success' | 'warning' | 'error
   failed: 'warning',
   dead: 'error',
 };
-const PAGE_SIZES = [20, 50, 100];
 const REFRESH_MS = 10_000;
 
 /** A delivery's status: a coloured dot beside text in the text colour (readable in light and dark). */
@@ -52,8 +52,7 @@ export default function NotificationListPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const labels = useResourceLabels(resource);
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(PAGE_SIZES[0] as number);
+  const { page, size, setPage, pagination } = usePaging();
   const [status, setStatus] = useState<string[]>([]);
   const [selected, setSelected] = useState<number[]>([]);
   const [sending, setSending] = useState(false);
@@ -137,17 +136,7 @@ export default function NotificationListPage() {
         dataSource={rows}
         locale={{ emptyText: <Empty description={t('alarms.notifications.none')} /> }}
         rowSelection={{ selectedRowKeys: selected, onChange: (next) => setSelected(next as number[]) }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: list.data?.totalElements ?? 0,
-          pageSizeOptions: PAGE_SIZES,
-          showSizeChanger: true,
-          onChange: (next, nextSize) => {
-            setPage(nextSize === size ? next : 1);
-            setSize(nextSize);
-          },
-        }}
+        pagination={pagination(list.data?.totalElements ?? 0)}
         columns={[
           { key: 'dateTime', title: labels.field('dateTime'), width: 170, render: (_v, r) => when(r.dateTime) },
           {

@@ -13,8 +13,8 @@ import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import { TransferActions } from '../../resources/transfer-actions.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { alarmsResource, useAlarmColumns, useRegionName } from './alarm-columns.tsx';
+import { usePaging } from './use-paging.ts';
 
-const PAGE_SIZES = [20, 50, 100];
 const DEFAULT_DAYS = 7;
 
 interface Filters {
@@ -55,8 +55,7 @@ export default function AlarmHistoryPage() {
   const labels = useResourceLabels(alarmsResource);
   const [range, setRange] = useState(() => defaultRange());
   const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(PAGE_SIZES[0] as number);
+  const { page, size, setPage, pagination } = usePaging();
   const params = historyParams(range, filters, page, size);
   const list = usePagedList(ALARMS, params);
   const rows = list.data?.content ?? [];
@@ -196,18 +195,7 @@ export default function AlarmHistoryPage() {
         dataSource={rows}
         columns={columns}
         locale={{ emptyText: <Empty description={t('alarms.noneInRange')} /> }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: list.data?.totalElements ?? 0,
-          pageSizeOptions: PAGE_SIZES,
-          showSizeChanger: true,
-          showTotal: (total) => t('alarms.total', { count: total }),
-          onChange: (next, nextSize) => {
-            setPage(nextSize === size ? next : 1);
-            setSize(nextSize);
-          },
-        }}
+        pagination={pagination(list.data?.totalElements ?? 0, (total) => t('alarms.total', { count: total }))}
       />
     </Card>
   );

@@ -12,8 +12,7 @@ import type { ListParams, Row } from '../../lib/resource-api.ts';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { useAlarmColumns } from './alarm-columns.tsx';
 import { useAlarmAction } from './use-alarm-action.tsx';
-
-const PAGE_SIZES = [20, 50, 100];
+import { usePaging } from './use-paging.ts';
 
 /** The real-time list's query: alarms not cleared, newest first (what alarm-cache.ts keeps live). */
 export function realTimeParams(page: number, size: number): ListParams {
@@ -32,8 +31,7 @@ export function realTimeParams(page: number, size: number): ListParams {
 export default function RealTimeAlarmsPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(PAGE_SIZES[0] as number);
+  const { page, size, pagination } = usePaging();
   const [selected, setSelected] = useState<number[]>([]);
   const params = realTimeParams(page, size);
   const list = usePagedList(ALARMS, params);
@@ -134,18 +132,7 @@ export default function RealTimeAlarmsPage() {
         columns={columns}
         locale={{ emptyText: <Empty description={t('alarms.noneActive')} /> }}
         rowSelection={{ selectedRowKeys: chosen, onChange: (next) => setSelected(next as number[]) }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: list.data?.totalElements ?? 0,
-          pageSizeOptions: PAGE_SIZES,
-          showSizeChanger: true,
-          showTotal: (total) => t('alarms.total', { count: total }),
-          onChange: (next, nextSize) => {
-            setPage(nextSize === size ? next : 1);
-            setSize(nextSize);
-          },
-        }}
+        pagination={pagination(list.data?.totalElements ?? 0, (total) => t('alarms.total', { count: total }))}
       />
       {action.dialog}
     </Card>
