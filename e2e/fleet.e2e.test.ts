@@ -258,6 +258,8 @@ describe('devices, import, live screens', () => {
     await expect
       .poll(() => writes.locator('tr.ant-table-row').first().textContent(), { timeout: 60_000 })
       .toContain('Acknowledged');
+    // The confirmation fades out; a half-transparent one would be judged for contrast.
+    await page.locator('.ant-popconfirm').waitFor({ state: 'hidden' });
     await screenshot(page, 'fleet-05-live-control-acknowledged');
     expect(await seriousViolations(page)).toEqual([]);
   });
