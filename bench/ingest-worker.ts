@@ -5,11 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase } from '../packages/server/src/db/connect.ts';
 import { AlarmEngine } from '../packages/server/src/engines/alarms/alarm-engine.ts';
 import { CommandEvents } from '../packages/server/src/events/command-events.ts';
 import { LiveEvents } from '../packages/server/src/events/live-events.ts';
-import { arrayLiteral } from '../packages/server/src/ingest/array-codec.ts';
+import { arrayLiteral, rowsOf } from '../packages/server/src/ingest/array-codec.ts';
 import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';
@@ -18,7 +19,8 @@ import { DEMO_APPLICATION_ID } from '../packages/simulator/src/demo-fleet.ts';
 const env = process.env;
 const send = (message: unknown) => process.send?.(message);
 const target = env.BENCH_DB ?? 'memory://';
-if (target.startsWith('postgres')) {
+const joining = env.BENCH_JOIN === '1';
+if (target.startsWith('postgres') && !joining) {
   // A fresh schema each run, so the figures never depend on what an earlier run left.
   const client = new pg.Client({ connectionString: target });
   await client.connect();
@@ -38,7 +40,9 @@ const seeded = await seed(database.db, {
 const accountId = seeded.subAccountIds[0] as number;
 // 2,000 SLC-L1 lights (5 channels, the fixtures' layout) beside the seeded ones.
 const DEVICES = Number(env.BENCH_DEVICES ?? 2000);
-await database.db.execute(sql`
+// BENCH_JOIN=1: a second worker on the first one's database (2-worker mode) adds nothing.
+if (!joining)
+  await database.db.execute(sql`
   INSERT INTO devices (account_id, name, device_type_model_id, dev_eui, application_id)
   SELECT ${accountId}, 'BENCH-' || n, (SELECT id FROM device_models WHERE model_name LIKE 'SLC-L1%'),
     '70b3d57ed1' || lpad(to_hex(n), 6, '0'), ${DEMO_APPLICATION_ID}
@@ -102,6 +106,11 @@ setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
   send({ type: 'progress', acknowledged });
 }, 20).unref();
+if (env.BENCH_DEBUG)
+  setInterval(
+    () => process.stderr.write(`worker ${process.pid}${joining ? ' (joined)' : ''}: ${acknowledged} acknowledged\n`),
+    2000,
+  ).unref();
 
 const ingest = await startIngest({
   db: database.db,
@@ -109,7 +118,7 @@ const ingest = await startIngest({
   url,
   ...(broker ? credentials : {}),
   clientId: `lampyr-bench-${process.pid}`,
-  shareGroup: broker ? '' : `lampyr-bench-${process.pid}`,
+  shareGroup: env.BENCH_SHARE_GROUP ?? (broker ? '' : `lampyr-bench-${process.pid}`),
   sessionExpirySeconds: 60,
   live,
   commands: new CommandEvents(),
@@ -118,7 +127,13 @@ const ingest = await startIngest({
     acknowledged += count;
   },
   onCommitted: alarms ? (readings, seen) => alarms?.onCommitted(readings, seen) : undefined,
-  log: { error: (error) => process.stderr.write(`ingest: ${String(error).slice(0, 300)}\n`), warn: () => {} },
+  log: {
+    error: (error) =>
+      process.stderr.write(
+        `ingest: ${String(error).slice(0, 300)} ${String((error as { cause?: unknown }).cause ?? '').slice(0, 300)}\n`,
+      ),
+    warn: () => {},
+  },
 });
 
 /** The same rows the ingest writes, straight into the same table with the same statement, in batches. */
@@ -176,6 +191,98 @@ async function rawInsert(
   return rows / ((Date.now() - started) / 1000);
 }
 
+/**
+ * Raw variants of the same rows on PostgreSQL, each for `seconds` with 3 connections of their own:
+ * the ingest's statement into the parent table, the same into the month's partition (ids from the
+ * parent's sequence), text COPY into the parent (no ON CONFLICT: a redelivery would need a fallback), and unnest again without the
+ * (account_id, date_time) index. Rows per second each.
+ */
+async function rawVariants(seconds: number, rowsPerBatch: number, deviceIds: number[]) {
+  const base = Date.UTC(2026, 10, 12);
+  const partition = String(
+    rowsOf(
+      await database.db.execute(
+        sql`SELECT lampyr_ensure_reading_partition(${new Date(base).toISOString()}::timestamptz) AS p`,
+      ),
+    )[0]?.p,
+  );
+  let frame = 0;
+  const batch = () => {
+    const rows: (string | number)[][] = [];
+    for (let i = 0; i < rowsPerBatch / templateIds.length; i++) {
+      const f = frame++;
+      const time = new Date(base + f).toISOString();
+      const device = deviceIds[f % deviceIds.length] as number;
+      for (const template of templateIds) rows.push([accountId, device, template, 0, f % 1000, time, 'ok', `v:${f}`]);
+    }
+    return rows;
+  };
+  // A partition has no identity of its own (PostgreSQL < 17): written directly, it takes the parent's sequence.
+  const sequence = String(
+    rowsOf(await database.db.execute(sql`SELECT pg_get_serial_sequence('channel_read_values', 'id') AS s`))[0]?.s,
+  );
+  const unnestInto = (table: string) => async (client: pg.Client, rows: (string | number)[][]) => {
+    const columns = Array.from({ length: 8 }, (_, c) => arrayLiteral(rows.map((r) => r[c])));
+    const direct = table !== 'channel_read_values';
+    await client.query(
+      `INSERT INTO ${table} (${direct ? 'id, ' : ''}account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
+       SELECT ${direct ? `nextval('${sequence}'), ` : ''}* FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::float8[], $6::timestamptz[], $7::text[], $8::text[])
+       ON CONFLICT DO NOTHING`,
+      columns,
+    );
+  };
+  const copyInto = (table: string) => async (client: pg.Client, rows: (string | number)[][]) => {
+    const stream = client.query(
+      copyFrom(
+        `COPY ${table} (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key) FROM STDIN`,
+      ),
+    );
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.end(`${rows.map((r) => r.join('\t')).join('\n')}\n`);
+    });
+  };
+  const measure = async (write: (client: pg.Client, rows: (string | number)[][]) => Promise<void>) => {
+    const clients = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const c = new pg.Client({ connectionString: target });
+        await c.connect();
+        return c;
+      }),
+    );
+    const until = Date.now() + seconds * 1000;
+    let total = 0;
+    const started = Date.now();
+    await Promise.all(
+      clients.map(async (client) => {
+        while (Date.now() < until) {
+          const rows = batch();
+          await client.query('BEGIN');
+          await write(client, rows);
+          await client.query('COMMIT');
+          total += rows.length;
+        }
+      }),
+    );
+    const rate = total / ((Date.now() - started) / 1000);
+    await Promise.all(clients.map((c) => c.end()));
+    return rate;
+  };
+  const result: Record<string, number> = {};
+  result['unnest into the parent table'] = await measure(unnestInto('channel_read_values'));
+  result['unnest into the month partition'] = await measure(unnestInto(partition));
+  result['text COPY into the parent table (routed to the month)'] = await measure(copyInto('channel_read_values'));
+  const plain = rowsOf(
+    await database.db.execute(sql`SELECT indexname FROM pg_indexes WHERE tablename = 'channel_read_values'
+      AND indexdef NOT LIKE 'CREATE UNIQUE%' AND indexdef LIKE '%(account_id, date_time)%'`),
+  );
+  for (const index of plain) await database.db.execute(sql.raw(`DROP INDEX "${index.indexname}"`));
+  result['unnest, without the (account_id, date_time) index'] = await measure(unnestInto('channel_read_values'));
+  result['text COPY, without the (account_id, date_time) index'] = await measure(copyInto('channel_read_values'));
+  return result;
+}
+
 process.on('message', async (message: { type: string; [key: string]: unknown }) => {
   if (message.type === 'stats') {
     const started = Date.now();
@@ -213,6 +320,15 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
       benchDevices.map((d) => Number(d.id)),
     );
     send({ type: 'raw', rowsPerSecond: rate });
+  } else if (message.type === 'variants') {
+    send({
+      type: 'variants',
+      rates: await rawVariants(
+        Number(message.seconds),
+        Number(message.rowsPerBatch),
+        benchDevices.map((d) => Number(d.id)),
+      ),
+    });
   } else if (message.type === 'stop') {
     await broker?.close();
     await database.close();

@@ -3,10 +3,14 @@
  * fast as the ingest takes them (decoding and storage on), for BENCH_SECONDS (default 30), on
  * PostgreSQL with Mosquitto (BENCH_DATABASE_URL, BENCH_MQTT_URL; defaults: the local `test`
  * database and broker); in the same run, the raw batched insert rate of the same rows into the same
- * table. Then the same on the embedded pair (Aedes + PGlite). The server side runs in a child
- * process (bench/ingest-worker.ts), so its memory is its own.
+ * table, and (first round) raw variants: into the partition, text COPY, without the second index.
+ * Then BENCH_WORKERS (default 2) ingest processes on one shared subscription, their combined rate.
+ * Then the same on the embedded pair (Aedes + PGlite on disk, as `npm start` runs it). The server
+ * side runs in child processes (bench/ingest-worker.ts), so its memory is its own.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectPublisher } from './publisher.ts';
 
@@ -32,6 +36,10 @@ interface Result {
   /** With alarm rules: active alarms at the end, and how long the engine took to finish its backlog. */
   alarms?: number;
   alarmLagMs?: number;
+  /** Two or more workers: each one's rate. */
+  perWorker?: number[];
+  /** Raw insert variants, rows per second. */
+  variants?: Record<string, number>;
 }
 
 type Message = { type: string; [key: string]: unknown };
@@ -48,24 +56,50 @@ function nextMessage(child: ChildProcess, type: string): Promise<Message> {
   });
 }
 
-async function run(label: string, env: Record<string, string>, duration: number): Promise<Result> {
-  const child = fork(join(import.meta.dirname, 'ingest-worker.ts'), {
+function forkWorker(env: Record<string, string>): ChildProcess {
+  return fork(join(import.meta.dirname, 'ingest-worker.ts'), {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  let acknowledged = 0;
+}
+
+/**
+ * One measurement: `workers` ingest processes (the second and later join the first one's database
+ * and share its subscription, BENCH_SHARE_GROUP), the publisher keeping the window full against
+ * their combined acknowledgements; then the raw insert rate (and, asked, the raw variants) in the
+ * first worker.
+ */
+async function run(
+  label: string,
+  env: Record<string, string>,
+  duration: number,
+  options: { workers?: number; variants?: boolean } = {},
+): Promise<Result> {
+  const workers = options.workers ?? 1;
+  const shared: Record<string, string> = workers > 1 ? { BENCH_SHARE_GROUP: `lampyr-bench-shared-${process.pid}` } : {};
+  const children: ChildProcess[] = [];
+  const acknowledgedBy: number[] = [];
   let pump = () => {};
-  child.on('message', (m: Message) => {
-    if (m.type !== 'progress') return;
-    acknowledged = m.acknowledged as number;
-    pump();
-  });
-  const ready = await nextMessage(child, 'ready');
-  const devEuis = ready.devEuis as string[];
+  let ready: Message | undefined;
+  for (let w = 0; w < workers; w++) {
+    const child = forkWorker({ ...env, ...shared, ...(w > 0 ? { BENCH_JOIN: '1' } : {}) });
+    children.push(child);
+    acknowledgedBy.push(0);
+    child.on('message', (m: Message) => {
+      if (m.type !== 'progress') return;
+      acknowledgedBy[w] = m.acknowledged as number;
+      pump();
+    });
+    const answer = await nextMessage(child, 'ready');
+    ready ??= answer;
+  }
+  const child = children[0] as ChildProcess;
+  const acknowledgedNow = () => acknowledgedBy.reduce((a, b) => a + b, 0);
+  const devEuis = (ready as Message).devEuis as string[];
   const embedded = !env.BENCH_MQTT_URL;
   const publisher = await connectPublisher(
-    ready.url as string,
+    (ready as Message).url as string,
     `lampyr-bench-publisher-${process.pid}`,
     ...(embedded ? ['bench', 'bench-password'] : []),
   );
@@ -77,6 +111,7 @@ async function run(label: string, env: Record<string, string>, duration: number)
   // Tops the window up whenever the ingest reports progress; bursts of 500 let I/O in between.
   pump = () => {
     if (stopped || pumping) return;
+    const acknowledged = acknowledgedNow();
     let burst = 0;
     while (published - acknowledged < WINDOW && burst < 500) {
       const devEui = devEuis[published % devEuis.length] as string;
@@ -98,7 +133,7 @@ async function run(label: string, env: Record<string, string>, duration: number)
       burst++;
     }
     publisher.flush();
-    if (published - acknowledged < WINDOW) {
+    if (published - acknowledgedNow() < WINDOW) {
       pumping = true;
       setImmediate(() => {
         pumping = false;
@@ -109,31 +144,47 @@ async function run(label: string, env: Record<string, string>, duration: number)
   pump();
 
   await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
-  child.send({ type: 'stats' });
-  await nextMessage(child, 'stats'); // drop the warm-up latencies
-  const startAcked = acknowledged;
+  for (const c of children) c.send({ type: 'stats' });
+  await Promise.all(children.map((c) => nextMessage(c, 'stats'))); // drop the warm-up latencies
+  const startAcked = acknowledgedNow();
+  const startedBy = [...acknowledgedBy];
   const started = Date.now();
   await new Promise((r) => setTimeout(r, duration * 1000));
-  const uplinksPerSecond = (acknowledged - startAcked) / ((Date.now() - started) / 1000);
-  child.send({ type: 'stats' });
-  const stats = await nextMessage(child, 'stats');
+  const elapsed = (Date.now() - started) / 1000;
+  const uplinksPerSecond = (acknowledgedNow() - startAcked) / elapsed;
+  const perWorker = acknowledgedBy.map((a, w) => (a - (startedBy[w] ?? 0)) / elapsed);
+  for (const c of children) c.send({ type: 'stats' });
+  const allStats = await Promise.all(children.map((c) => nextMessage(c, 'stats')));
+  const stats = allStats[0] as Message;
   stopped = true;
   await publisher.end();
 
+  // The other workers leave first (their sessions ended), then the first measures the raw rate alone.
+  for (const c of children.slice(1)) {
+    c.send({ type: 'stop' });
+    await new Promise((resolve) => c.once('exit', resolve));
+  }
   child.send({ type: 'raw', seconds: Math.min(10, duration), rowsPerBatch: 5000 });
   const raw = await nextMessage(child, 'raw');
+  let variants: Record<string, number> | undefined;
+  if (options.variants) {
+    child.send({ type: 'variants', seconds: Math.min(8, duration), rowsPerBatch: 5000 });
+    variants = (await nextMessage(child, 'variants')).rates as Record<string, number>;
+  }
   child.send({ type: 'stop' });
   await new Promise((resolve) => child.once('exit', resolve));
   return {
     label,
     uplinksPerSecond,
+    perWorker: workers > 1 ? perWorker : undefined,
     p50: stats.p50 as number,
     p99: stats.p99 as number,
-    rssMb: (stats.rss as number) / 2 ** 20,
-    peakRssMb: (stats.peakRss as number) / 2 ** 20,
+    rssMb: Math.max(...allStats.map((s) => s.rss as number)) / 2 ** 20,
+    peakRssMb: Math.max(...allStats.map((s) => s.peakRss as number)) / 2 ** 20,
     rawRowsPerSecond: raw.rowsPerSecond as number,
     alarms: stats.alarms as number,
     alarmLagMs: stats.alarmLag as number,
+    variants,
   };
 }
 
@@ -142,6 +193,11 @@ function print(r: Result): void {
   const lines = [
     `${r.label}`,
     `  end to end:       ${Math.round(r.uplinksPerSecond).toLocaleString('en')} uplinks/s, ${Math.round(values).toLocaleString('en')} values/s`,
+    ...(r.perWorker
+      ? [
+          `  workers:          ${r.perWorker.map((w) => Math.round(w).toLocaleString('en')).join(' + ')} uplinks/s (one shared subscription)`,
+        ]
+      : []),
     `  latency:          p50 ${r.p50} ms, p99 ${r.p99} ms (publish → committed)`,
     `  server memory:    ${r.rssMb.toFixed(0)} MB RSS at the end, ${r.peakRssMb.toFixed(0)} MB peak`,
     `  raw batched insert of the same rows: ${Math.round(r.rawRowsPerSecond).toLocaleString('en')} rows/s (${Math.round(r.rawRowsPerSecond / 5).toLocaleString('en')} uplinks/s)`,
@@ -151,6 +207,10 @@ function print(r: Result): void {
           `  alarm rules: ${r.alarms.toLocaleString('en')} alarms active; engine caught up ${r.alarmLagMs} ms after the run`,
         ]
       : []),
+    ...Object.entries(r.variants ?? {}).map(
+      ([name, rate]) =>
+        `  raw variant — ${name}: ${Math.round(rate).toLocaleString('en')} rows/s (${(rate / r.rawRowsPerSecond).toFixed(2)} of the ingest's raw statement)`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
@@ -159,7 +219,10 @@ process.stdout.write(
   `bench:ingest — ${seconds} s on PostgreSQL + ${brokerUrl}, then ${embeddedSeconds} s embedded\n\n`,
 );
 const postgres = { BENCH_DB: postgresUrl, BENCH_MQTT_URL: brokerUrl };
-if (process.env.BENCH_ALARMS === '0') {
+const onlyWorkers = process.env.BENCH_MODE === 'workers';
+if (onlyWorkers) {
+  // BENCH_MODE=workers: only the shared-subscription run below.
+} else if (process.env.BENCH_ALARMS === '0') {
   print(await run('PostgreSQL + Mosquitto', postgres, seconds));
 } else {
   // Without and with an alarm rule on every channel of every device (a fifth of the values
@@ -168,7 +231,9 @@ if (process.env.BENCH_ALARMS === '0') {
   let plain = 0;
   let ruled = 0;
   for (let round = 1; round <= rounds; round++) {
-    const without = await run(`PostgreSQL + Mosquitto (round ${round})`, postgres, seconds);
+    const without = await run(`PostgreSQL + Mosquitto (round ${round})`, postgres, seconds, {
+      variants: round === 1 && process.env.BENCH_VARIANTS !== '0',
+    });
     print(without);
     const withRules = await run(
       `PostgreSQL + Mosquitto, alarm rules on every channel (round ${round})`,
@@ -183,5 +248,26 @@ if (process.env.BENCH_ALARMS === '0') {
     `with alarm rules / without: ${(ruled / plain).toFixed(2)} over ${rounds} rounds (target ≥ 0.85)\n\n`,
   );
 }
-if (embeddedSeconds > 0)
-  print(await run('Embedded: Aedes + PGlite (in memory)', { BENCH_DB: 'memory://' }, embeddedSeconds));
+const workers = Number(process.env.BENCH_WORKERS ?? 2);
+if (workers > 1)
+  print(
+    await run(`PostgreSQL + Mosquitto, ${workers} ingest workers on one shared subscription`, postgres, seconds, {
+      workers,
+    }),
+  );
+if (embeddedSeconds > 0) {
+  // As `npm start` runs it: PGlite in a data directory on disk (BENCH_EMBEDDED_MEMORY=1: in memory).
+  const inMemory = process.env.BENCH_EMBEDDED_MEMORY === '1';
+  const dataDir = inMemory ? 'memory://' : mkdtempSync(join(tmpdir(), 'lampyr-bench-pglite-'));
+  try {
+    print(
+      await run(
+        `Embedded: Aedes + PGlite (${inMemory ? 'in memory' : `on disk, ${dataDir}`})`,
+        { BENCH_DB: dataDir },
+        embeddedSeconds,
+      ),
+    );
+  } finally {
+    if (!inMemory) rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
+import { collectPageErrors, launchBrowser, screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 /**
@@ -88,18 +88,8 @@ describe('alarms in the console', () => {
       publisher.once('connect', () => resolve());
       publisher.once('error', reject);
     });
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/`);
     // The IP lights are Kadıköy's (the account chosen at sign-in, unless another was).
-    if (!(await page.getByTestId('account-menu').textContent())?.includes('Kadıköy')) {
-      await page.getByTestId('account-menu').click();
-      const reloaded = page.waitForEvent('load');
-      await page.getByRole('menuitem', { name: /Kadıköy/ }).click();
-      await reloaded;
-    }
+    await signInToKadikoy(page, server.url, ADMIN);
   });
 
   afterEach(async (context) => {

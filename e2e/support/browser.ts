@@ -76,3 +76,22 @@ export async function chooseInDialog(page: Page, label: string, text: string): P
   }
   throw new Error(`Could not choose ${text} in ${label}`);
 }
+
+/** Signs the seeded administrator in and works in the Kadıköy sub-account (the demo's lights). */
+export async function signInToKadikoy(
+  page: Page,
+  url: string,
+  admin = { email: 'admin@lampyr.local', password: 'lampyr-admin' },
+): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${url}/`);
+  if (!(await page.getByTestId('account-menu').textContent())?.includes('Kadıköy')) {
+    await page.getByTestId('account-menu').click();
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('menuitem', { name: /Kadıköy/ }).click();
+    await reloaded;
+  }
+}

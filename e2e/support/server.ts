@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `packages/server` on a free port with a fresh data directory (embedded PGlite); `extraEnv`
+ * Starts the compiled server (`packages/server/dist/main.js`, built by the global setup) on a free port with a fresh data directory (embedded PGlite); `extraEnv`
  * adds settings (a test that publishes to the broker gives Lampyr's MQTT login).
  */
 export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
@@ -46,7 +46,7 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
   delete env.DATABASE_URL;
   delete env.MQTT_URL;
   delete env.SMTP_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['packages/server/dist/main.js'], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +59,8 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
     output += chunk.toString();
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 150_000;
+  // Generous: on a machine busy with other test runs the first start (migrations, demo seed) is slow.
+  const deadline = Date.now() + 280_000;
   for (;;) {
     if (child.exitCode !== null) {
       rmSync(dataDir, { recursive: true, force: true });
@@ -74,7 +75,7 @@ export async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`The server did not start within 150 s:\n${output}`);
+      throw new Error(`The server did not start within 280 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }

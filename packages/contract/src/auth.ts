@@ -79,5 +79,17 @@ export interface AuthAnswers {
   changePassword: TokenData & { changed: true };
   changeEmail: { pendingEmail: string };
   confirmEmail: { user: UserDto };
-  me: { user: UserDto; accounts: AccountRecord[] };
+  me: {
+    user: UserDto;
+    accounts: AccountRecord[];
+    /**
+     * What the server accepts from this user in the account the call named (`X-Account-Id`):
+     * resource name → the actions allowed. Without an account only shared reference data counts.
+     */
+    permissions: ResourcePermissions;
+  };
 }
+
+export type PermissionAction = 'read' | 'create' | 'update' | 'delete';
+/** Resource name → the actions the server accepts (the console hides or disables the others). */
+export type ResourcePermissions = Record<string, PermissionAction[]>;

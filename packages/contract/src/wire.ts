@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AlarmKind } from './catalogue/alerts.ts';
+import type { LampState } from './lamp-state.ts';
 
 /** Error codes of the query and command APIs, with their HTTP status. */
 export const ERROR_STATUS = {
@@ -201,6 +203,20 @@ export interface DashboardSummary {
   neverSeen: number;
   /** Active alarms by level and in all; null when the role may not read alarms. */
   alarms: { low: number; medium: number; high: number; count: number } | null;
+  /** The devices by lamp state now (lamp-state.ts). */
+  lamps: Record<LampState, number>;
+  /** The sum of every device's latest power reading, in watts. */
+  powerW: number;
+  /**
+   * Today's lighting day (noon to noon in the account's time zone, like the energy rollups): energy
+   * used so far and the baseline (rated power over the night), in kWh; null without rollups.
+   */
+  energyToday: { day: string; energyKwh: number | null; baselineKwh: number | null };
+  /** Fault reports open or in progress; null when the role may not read them. */
+  openFaults: number | null;
+  /** The account's gateways, and those whose status is offline; null when the role may not read gateways. */
+  gateways: number | null;
+  gatewaysDown: number | null;
 }
 
 /* What `GET {QUERY_URL}/stream` pushes (server-sent events, the event name being `type`). */
@@ -257,9 +273,10 @@ export interface LiveNotification {
 export interface LiveAlarm {
   /** The alert-logs row. */
   id: number;
+  /** Its device (0 for a gateway-loss alarm, which names a gateway instead). */
   deviceId: number;
   state: 'active' | 'acknowledged' | 'cleared';
-  kind: 'threshold' | 'nodeLoss';
+  kind: AlarmKind;
   alertLevel: 'low' | 'medium' | 'high';
   templateId: number | null;
   eventName: string | null;

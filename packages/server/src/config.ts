@@ -1,3 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 const optionalUrl = (protocols: RegExp) =>
@@ -18,6 +22,10 @@ const secretKeyText = z
     (v) => /^[0-9a-fA-F]{64}$/.test(v) || /^[A-Za-z0-9+/_-]{43}=?$/.test(v),
     'must be 32 bytes in base64 or hex (openssl rand -base64 32)',
   );
+
+/** What a replica may do; every process runs all of them unless told otherwise. */
+export const ALL_ROLES = ['query', 'command', 'ingest', 'engines'] as const;
+export type Role = (typeof ALL_ROLES)[number];
 
 /** The administrator password of the embedded default; refused with DATABASE_URL. */
 export const DEFAULT_ADMIN_PASSWORD = 'lampyr-admin';
@@ -93,8 +101,53 @@ const schema = z.object({
    */
   MQTT_CHIRPSTACK_USERNAME: z.string().min(1).optional(),
   MQTT_CHIRPSTACK_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
-  /** Fixed per worker, so a restarted worker resumes its persistent session. */
-  MQTT_CLIENT_ID: z.string().min(1).max(100).default('lampyr-ingest'),
+  /**
+   * Fixed per worker, so a restarted worker resumes its persistent session. Unset: made from the
+   * host name and an id kept in DATA_DIR (mqttClientId), unique per replica and stable across restarts.
+   */
+  MQTT_CLIENT_ID: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'letters, digits and . _ : - only, at most 100')
+        .optional(),
+    )
+    .optional(),
+  /**
+   * How long the broker keeps an ingest worker's session (and its share of the shared subscription)
+   * after the worker disconnects without ending it (MQTT 5). A restart within this resumes the
+   * session; a worker that died is dropped from the share after it. Retire a worker for good with
+   * MQTT_END_SESSION_ON_STOP or `npm run mqtt:retire`.
+   */
+  MQTT_SESSION_EXPIRY_SECONDS: z.coerce.number().int().min(0).max(604_800).default(120),
+  /** A worker leaving for good (scaling in): its broker session ends when it stops, keeping nothing queued for it. */
+  MQTT_END_SESSION_ON_STOP: optionalFlag.optional(),
+  /** Seconds between keep-alive pings; a broker silent for 1.5 of them counts as gone (half-open connection). */
+  MQTT_KEEPALIVE_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+  /**
+   * What this replica does, comma-separated: query (the query API), command (the command API and
+   * sign-in), ingest (MQTT in, writes out), engines (timers, watchers, rollups, under one leader).
+   * All by default; `npm start -- --roles query,command` overrides it.
+   */
+  LAMPYR_ROLES: z
+    .string()
+    .default(ALL_ROLES.join(','))
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.enum(ALL_ROLES, { error: `must be some of ${ALL_ROLES.join(', ')}` }))
+        .min(1, `name at least one of ${ALL_ROLES.join(', ')}`),
+    ),
   /** Shared-subscription group of the ingest workers; empty for a broker without `$share` support. */
   MQTT_SHARE_GROUP: z.string().default('lampyr'),
   /** A channel write not answered by the device within this many seconds fails. */
@@ -160,8 +213,30 @@ const REMOVED: Record<string, string> = {
   MQTT_ALLOW_ANONYMOUS: 'removed: the embedded broker accepts no anonymous clients; every device has its own login',
 };
 
+/**
+ * `--roles a,b` (or `--roles=a,b`) on the command line: it wins over LAMPYR_ROLES. Other arguments
+ * are refused so a typo does not start a replica doing everything.
+ */
+export function rolesFromArgs(argv: readonly string[]): string | undefined {
+  let roles: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--roles') {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--'))
+        throw new ConfigError('--roles: name the roles, e.g. --roles query,command');
+      roles = next;
+      i++;
+    } else if (arg.startsWith('--roles=')) roles = arg.slice('--roles='.length);
+    else throw new ConfigError(`Unknown argument ${arg}: only --roles ${ALL_ROLES.join(',')} is understood`);
+  }
+  return roles;
+}
+
 /** Reads the environment once at start-up; a bad value stops start-up naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
+  const roles = rolesFromArgs(argv);
+  if (roles !== undefined) env = { ...env, LAMPYR_ROLES: roles };
   const parsed = production.safeParse(env);
   const removed = Object.keys(REMOVED).filter(
     (name) => env[name] && !(name === 'MQTT_ALLOW_ANONYMOUS' && /^(false|0|no)$/i.test(env[name] ?? '')),
@@ -176,3 +251,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Whether the first start seeds the demo accounts and fleet. */
 export const wantsDemo = (config: Config): boolean => config.LAMPYR_DEMO ?? !config.DATABASE_URL;
+
+/**
+ * This replica's MQTT client id: MQTT_CLIENT_ID, else `lampyr-<host>-<id>` with an id made once and
+ * kept in DATA_DIR — unique per replica (two replicas on one host have their own DATA_DIR), the same
+ * after a restart, so the restarted worker resumes its own session at the broker.
+ */
+export function mqttClientId(config: Pick<Config, 'MQTT_CLIENT_ID' | 'DATA_DIR'>): string {
+  if (config.MQTT_CLIENT_ID) return config.MQTT_CLIENT_ID;
+  const host = hostname()
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 40);
+  const file = join(config.DATA_DIR, 'mqtt-client-id');
+  let id: string | undefined;
+  try {
+    id = readFileSync(file, 'utf8').trim();
+  } catch {}
+  if (!id || !/^[a-z0-9]{8,32}$/.test(id)) {
+    id = randomBytes(6).toString('hex');
+    try {
+      mkdirSync(config.DATA_DIR, { recursive: true });
+      writeFileSync(file, `${id}\n`, { flag: 'w' });
+    } catch {
+      // A read-only DATA_DIR: the id is derived from where it is, still the same after a restart.
+      id = createHash('sha256').update(resolve(config.DATA_DIR)).digest('hex').slice(0, 12);
+    }
+  }
+  return `lampyr-${host}-${id}`;
+}

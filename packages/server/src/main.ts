@@ -1,3 +1,5 @@
+import http from 'node:http';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Fleet } from '@lampyr/simulator';
 import { lostLightEuis } from '@lampyr/simulator/demo-fleet';
@@ -5,31 +7,48 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadSecretBox } from './auth/secret-box.ts';
 import { loadJwtSecret } from './auth/tokens.ts';
-import { type Config, ConfigError, DEFAULT_MQTT_PORT, loadConfig, wantsDemo } from './config.ts';
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_MQTT_PORT,
+  loadConfig,
+  mqttClientId,
+  type Role,
+  wantsDemo,
+} from './config.ts';
 import { overridesForPlan } from './data/overrides.ts';
 import { type Database, openDatabase } from './db/connect.ts';
+import { ConnectionWatcher } from './engines/connection-watcher.ts';
 import { EnergyEngine } from './engines/energy/energy-rollup.ts';
-import { AdvisoryLockLeader, alwaysLeader } from './engines/scheduler/leadership.ts';
+import { ReportScheduler } from './engines/reports/report-scheduler.ts';
+import { RetentionEngine } from './engines/retention/retention.ts';
+import { AdvisoryLockLeader, alwaysLeader, type Leadership } from './engines/scheduler/leadership.ts';
 import { Scheduler } from './engines/scheduler/scheduler.ts';
 import { SunTable } from './engines/sun-times/sun-table.ts';
 import { CommandEvents } from './events/command-events.ts';
 import { LiveEvents } from './events/live-events.ts';
+import { PgEventBus } from './events/pg-bus.ts';
+import { SystemLog } from './events/system-log.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
 import { seed } from './seed/seed.ts';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, process.argv.slice(2));
+  const roles = config.LAMPYR_ROLES;
+  const has = (role: Role) => roles.includes(role);
   const jwtSecret = loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
   const secretBox = loadSecretBox(config, jwtSecret);
   const demo = wantsDemo(config);
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    migrationTimeoutMs: config.DATABASE_MIGRATION_TIMEOUT_MS,
-    preparedStatementsPerConnection: config.DATABASE_PREPARED_STATEMENTS,
-  });
+  const clientId = has('ingest') ? mqttClientId(config) : undefined;
+  // Until the database answers, HTTP is up all the same: /health says alive, everything else 503.
+  const holding = await holdingServer(config);
+  const database = await openUntilReachable(config);
+  const replica = { host: hostname(), pid: process.pid, roles, ...(clientId ? { mqttClientId: clientId } : {}) };
+  const systemLog = new SystemLog(database.db, { replica }, (level, message) =>
+    process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`),
+  );
+  if (database.migrated) systemLog.info('database', `${database.migrated} migration(s) applied`);
+  systemLog.info('server', `starting with roles ${roles.join(', ')}`);
   const seeded = await seed(database.db, {
     adminEmail: config.LAMPYR_ADMIN_EMAIL,
     adminPassword: config.LAMPYR_ADMIN_PASSWORD,
@@ -37,9 +56,46 @@ async function main(): Promise<void> {
   });
   const live = new LiveEvents();
   const commands = new CommandEvents((error) => app.log.error(error));
-  const { app, ctx, alarms } = await buildApp({
+  // One event bus across replicas on PostgreSQL; the embedded database serves one process.
+  let onResync = () => {};
+  const bus =
+    database.kind === 'postgres' && config.DATABASE_URL
+      ? new PgEventBus({
+          url: config.DATABASE_URL,
+          live,
+          commands,
+          onResync: () => onResync(),
+          onConnection: (up) =>
+            up
+              ? systemLog.info('database', 'connection regained')
+              : systemLog.write('error', 'database', 'connection lost'),
+        })
+      : undefined;
+  await bus?.start();
+  // The engines that must run once across replicas run on the holder of one advisory lock.
+  const leadership: Leadership | undefined = has('engines')
+    ? config.DATABASE_URL
+      ? new AdvisoryLockLeader(config.DATABASE_URL, undefined, (leading) =>
+          systemLog.info(
+            'engines',
+            leading ? 'this replica leads the engines' : 'this replica no longer leads the engines',
+          ),
+        ).watch(2000)
+      : alwaysLeader
+    : undefined;
+  let telemetry: Telemetry | undefined;
+  let brokerSeen = false;
+  const { app, ctx, alarms, notifications, onCommitted } = await buildApp({
     live,
     commands,
+    roles,
+    systemLog,
+    readiness: {
+      broker: () => telemetry?.ingest.connected() ?? false,
+      ...(bus ? { bus: () => bus.connected } : {}),
+      leading: () => (leadership instanceof AdvisoryLockLeader ? leadership.leading : leadership ? true : undefined),
+    },
+    alarms: leadership ? { leadership } : {},
     db: database.db,
     jwtSecret,
     secretBox,
@@ -55,78 +111,200 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  const engineError = (source: string) => (error: unknown) => {
+    app.log.error(error);
+    systemLog.error(source, error);
+  };
   // Sun times for every city, 400 days ahead: now, daily, and when a city moves or changes zone.
-  const stopSunTable = new SunTable(database.db, (error) => app.log.error(error)).start(commands, () => new Date());
-  const telemetry = await startTelemetry(
-    config,
-    database,
-    // Every value the ingest commits is checked by the alarm engine, in this process.
-    { live, commands, onCommitted: (readings, seen) => alarms.onCommitted(readings, seen) },
-    app.log,
-    ctx.secretBox,
-  );
-  // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
-  const simulate = config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo);
-  const fleet = simulate
-    ? new Fleet({
-        url: telemetry.brokerUrl,
-        // The LoRaWAN lights as ChirpStack, each IP light on its own login (embedded broker); against
-        // an external broker, Lampyr's own credentials stand in for both.
-        ...(telemetry.chirpstackCredentials ?? { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD }),
-        ...(telemetry.embedded ? { ipLogin: (uid: string) => telemetry.deviceLogin(uid) } : {}),
-        // The seeded fleet: 200 LoRaWAN lights (the last few lost in the field) and 5 IP controllers.
-        lights: 200,
-        ipDevices: 5,
-        lost: lostLightEuis(200),
-        reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
-        // A light reports 262 V (or a dead lamp) for a minute and a half now and then — the first
-        // within a minute of starting — so the demo's alarms raise, mail the administrator and clear.
-        faults: { firstAfterMs: 45_000, everyMs: 4 * 60_000, forMs: 90_000 },
-        // The controllers' programs and overrides survive a restart of `npm start`.
-        stateFile: resolve(config.DATA_DIR, 'simulator-state.json'),
-        log: (line) => app.log.warn(line),
-      })
-    : undefined;
-  await fleet?.start();
-  const stopEnergy = new EnergyEngine(database.db, (error) => app.log.error(error)).start();
-  // Server-timed schedules: one leader across replicas (the embedded database has one process).
-  const leadership = config.DATABASE_URL
-    ? new AdvisoryLockLeader(config.DATABASE_URL, undefined, (leading) =>
-        app.log.info(leading ? 'scheduler: this replica leads' : 'scheduler: this replica follows'),
+  const stopSunTable = has('engines')
+    ? new SunTable(database.db, engineError('sun-times')).start(commands, () => new Date())
+    : () => {};
+  telemetry = has('ingest')
+    ? await startTelemetry(
+        config,
+        database,
+        {
+          live,
+          commands,
+          // Every value the ingest commits is judged by the engines (alarms, autonomous profiles), in this process.
+          onCommitted,
+          onBrokerConnection: (up, why) => {
+            if (up) systemLog.info('broker', brokerSeen ? 'connection regained' : 'connected');
+            else if (why === 'storing failed')
+              // Dropped on purpose: what was not stored is delivered again once the database answers.
+              systemLog.warn(
+                'broker',
+                'disconnected while storing fails; unacknowledged messages will be delivered again',
+              );
+            else systemLog.warn('broker', why ? `connection lost (${why})` : 'connection lost');
+            if (up) brokerSeen = true;
+          },
+          // The connection watcher runs with the engines, on their leader.
+          connectionSweepMs: 0,
+        },
+        app.log,
+        ctx.secretBox,
       )
-    : alwaysLeader;
-  const stopScheduler = new Scheduler(database.db, commands, leadership, {
-    now: () => new Date(),
-    // Overrides in force hold server-timed lights at their level; the plan resumes when they end.
-    overrides: (deviceIds) =>
-      overridesForPlan(
-        database.db,
-        deviceIds,
-        new Date(Date.now() - 86_400_000),
-        new Date(Date.now() + 2 * 86_400_000),
-      ),
-    onError: (error) => app.log.error(error),
-  }).start();
-  const shutdown = async () => {
-    stopEnergy();
+    : undefined;
+  // What another replica changed while this one's bus was away: caches are read again.
+  onResync = () => {
+    telemetry?.ingest.directory.forget();
+    alarms.rulesChanged();
+  };
+  // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
+  const simulate =
+    telemetry && (config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo));
+  const fleet = simulate && telemetry ? fleetFor(config, telemetry, (line) => app.log.warn(line)) : undefined;
+  await fleet?.start();
+  const stopEngines: (() => void)[] = [];
+  if (has('engines') && leadership) {
+    stopEngines.push(new EnergyEngine(database.db, engineError('energy')).start(undefined, leadership));
+    stopEngines.push(new ConnectionWatcher(database.db, live, engineError('connections')).start(30_000, leadership));
+    // Server-timed schedules.
+    stopEngines.push(
+      new Scheduler(database.db, commands, leadership, {
+        now: () => new Date(),
+        // Overrides in force hold server-timed lights at their level; the plan resumes when they end.
+        overrides: (deviceIds) =>
+          overridesForPlan(
+            database.db,
+            deviceIds,
+            new Date(Date.now() - 86_400_000),
+            new Date(Date.now() + 2 * 86_400_000),
+          ),
+        onError: engineError('scheduler'),
+      }).start(),
+    );
+    // Readings partitions ahead and dropped, logs deleted, by the System Log Settings' retention (hourly).
+    stopEngines.push(new RetentionEngine(database.db, engineError('retention')).start(leadership));
+    // Scheduled report templates, e-mailed once per week or month.
+    stopEngines.push(
+      new ReportScheduler(database.db, leadership, {
+        now: () => new Date(),
+        wake: () => notifications.wake(),
+        onError: engineError('reports'),
+      }).start(),
+    );
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    systemLog.info('server', `stopping (${signal})`);
+    for (const stop of stopEngines) stop();
     await fleet?.stop();
     stopSunTable();
-    stopScheduler();
-    await leadership.close();
+    await leadership?.close();
     await app.close();
-    await telemetry.close();
+    // A worker leaving for good ends its broker session: nothing is kept (or shared) for it.
+    await telemetry?.close({ endSession: config.MQTT_END_SESSION_ON_STOP === true });
+    if (config.MQTT_END_SESSION_ON_STOP && telemetry) systemLog.info('broker', `session ${clientId} ended (retired)`);
+    await systemLog.close();
+    await bus?.close();
     await database.close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await holding.close();
   await app.listen({ port: config.PORT, host: config.HOST });
-  process.stdout.write(banner(config, { database, telemetry, fleet, seededDemo: seeded.seeded && demo, app }));
+  systemLog.info('server', 'started');
+  if (telemetry)
+    process.stdout.write(banner(config, { database, telemetry, fleet, seededDemo: seeded.seeded && demo, app }));
+  else process.stdout.write(`\n  Lampyr (${roles.join(', ')}) is listening on port ${config.PORT}\n\n`);
   // The demo's first start: its schedule is deployed to the simulated controllers at once.
   if (seeded.seeded && demo && fleet)
     await deployDemoSchedule(app, config, seeded.subAccountIds).catch((error) =>
       app.log.warn(error, 'the demo schedule was not deployed'),
     );
+}
+
+function fleetFor(config: Config, telemetry: Telemetry, log: (line: string) => void): Fleet {
+  return new Fleet({
+    url: telemetry.brokerUrl,
+    // The LoRaWAN lights as ChirpStack, each IP light on its own login (embedded broker); against
+    // an external broker, Lampyr's own credentials stand in for both.
+    ...(telemetry.chirpstackCredentials ?? { username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD }),
+    ...(telemetry.embedded ? { ipLogin: (uid: string) => telemetry.deviceLogin(uid) } : {}),
+    // The seeded fleet: 200 LoRaWAN lights (the last few lost in the field) and 5 IP controllers.
+    lights: 200,
+    ipDevices: 5,
+    lost: lostLightEuis(200),
+    reportingPeriodMs: config.SIMULATOR_PERIOD_SECONDS * 1000,
+    // A light reports 268 V (or a dead lamp) for a minute and a half now and then — the first
+    // within a minute of starting — so the demo's alarms raise, mail the administrator and clear.
+    faults: { firstAfterMs: 45_000, everyMs: 4 * 60_000, forMs: 90_000 },
+    // The controllers' programs and overrides survive a restart of `npm start`.
+    stateFile: resolve(config.DATA_DIR, 'simulator-state.json'),
+    log,
+  });
+}
+
+/** Opens the database, trying again (up to every 5 s) while it cannot be reached. */
+async function openUntilReachable(config: Config): Promise<Database> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openDatabase({
+        url: config.DATABASE_URL,
+        dataDir: config.DATA_DIR,
+        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        migrationTimeoutMs: config.DATABASE_MIGRATION_TIMEOUT_MS,
+        preparedStatementsPerConnection: config.DATABASE_PREPARED_STATEMENTS,
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      const message = error instanceof Error ? error.message : String(error);
+      // Only an unreachable PostgreSQL is waited for; a wrong password or a failing migration stops start-up.
+      const unreachable =
+        config.DATABASE_URL &&
+        (/^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|EAI_AGAIN|57P03)$/.test(code) ||
+          /terminat|timeout|Connection terminated/i.test(message));
+      if (!unreachable) throw error;
+      const delay = Math.min(5000, 250 * 2 ** attempt);
+      process.stderr.write(`database: not reachable (${code || message.slice(0, 100)}); trying again in ${delay} ms\n`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+/**
+ * While the database is not yet open: the HTTP port answers /health (alive) and /ready and every
+ * other request with 503, so a load balancer sees a replica that is starting, not a dead one.
+ */
+async function holdingServer(config: Config): Promise<{ close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const alive = path === '/health';
+    const body = alive
+      ? { success: true, data: { status: 'starting', roles: config.LAMPYR_ROLES } }
+      : path === '/ready'
+        ? {
+            success: false,
+            data: {
+              ready: false,
+              roles: config.LAMPYR_ROLES,
+              checks: { database: { ok: false, detail: 'the database does not answer' } },
+            },
+          }
+        : {
+            success: false,
+            error: { code: 'UNAVAILABLE', message: 'Lampyr is starting: the database is not answering yet.' },
+          };
+    response.writeHead(alive ? 200 : 503, { 'content-type': 'application/json', 'retry-after': '5' });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**

@@ -122,6 +122,38 @@ describe('config deploy to controllers', () => {
     expect(fleet.devices.get(devEuiOf(1))?.light.controller.program.version).toBe(2);
   });
 
+  it("reads a program's fixed times in the device's city zone (its country's when the city names none)", async () => {
+    const id = await deviceOf(5);
+    const [place] = await rows<{ account_id: number; city_id: number; country_id: number }>(sql`
+      SELECT d.account_id::int, c.id::int AS city_id, c.country_id::int FROM devices d
+      JOIN regions r ON r.id = d.region_id JOIN cities c ON c.id = r.city_id WHERE d.id = ${id}`);
+    const offsetOf = async () => {
+      const res = await configAction({ action: 'config-deploy', deviceIds: [id], profileId: await profileId() });
+      expect(res.status).toBe(200);
+      const logId = res.body.data.results[0].logId as number;
+      const [row] = await rows<{ command: { program: { utcOffsetMinutes: number } } }>(
+        sql`SELECT command FROM deploy_response_logs WHERE id = ${logId}`,
+      );
+      return row?.command.program.utcOffsetMinutes;
+    };
+    const [before] = await rows<{ c: string | null; k: string | null }>(sql`
+      SELECT (SELECT time_zone FROM cities WHERE id = ${place?.city_id}) AS c,
+             (SELECT time_zone FROM countries WHERE id = ${place?.country_id}) AS k`);
+    try {
+      // Kolkata keeps +5:30 all year; Tokyo +9:00.
+      await t.database.db.execute(sql`UPDATE cities SET time_zone = 'Asia/Kolkata' WHERE id = ${place?.city_id}`);
+      expect(await offsetOf()).toBe(330);
+      await t.database.db.execute(sql`UPDATE cities SET time_zone = NULL WHERE id = ${place?.city_id}`);
+      await t.database.db.execute(sql`UPDATE countries SET time_zone = 'Asia/Tokyo' WHERE id = ${place?.country_id}`);
+      expect(await offsetOf()).toBe(540);
+    } finally {
+      await t.database.db.execute(sql`UPDATE cities SET time_zone = ${before?.c ?? null} WHERE id = ${place?.city_id}`);
+      await t.database.db.execute(
+        sql`UPDATE countries SET time_zone = ${before?.k ?? null} WHERE id = ${place?.country_id}`,
+      );
+    }
+  });
+
   it('answers config request, clear data and reset config; each confirmed by the report answering it', async () => {
     const id = await deviceOf(2);
     fleet.devices
@@ -188,6 +220,27 @@ describe('config deploy to controllers', () => {
       return s?.publication_status === 'published' && s;
     }, 15_000);
     expect(done?.message).toBe('10/10');
+  });
+
+  it("deploys a group that lists its members (a street) to those members only, not its model's other lights", async () => {
+    const account = client.accountId as number;
+    const [model] = await rows<{ id: number }>(
+      sql`SELECT device_type_model_id::int AS id FROM devices WHERE dev_eui = ${devEuiOf(2)}`,
+    );
+    const listed = [await deviceOf(2), await deviceOf(3)];
+    const [group] = await rows<{ id: number }>(sql`
+      INSERT INTO task_groups (account_id, name, device_type_model_id, publication_status)
+      VALUES (${account}, 'Listed street', ${model?.id}, 'unpublished') RETURNING id::int`);
+    for (const device of listed)
+      await t.database.db.execute(sql`
+        INSERT INTO task_group_members (account_id, task_group_id, device_id) VALUES (${account}, ${group?.id}, ${device})`);
+    await t.database.db.execute(sql`
+      INSERT INTO task_group_profiles (account_id, task_group_id, task_profile_id, mode, method, operation, hour, minute,
+        start_day, end_day, priority, color)
+      VALUES (${account}, ${group?.id}, ${await profileId()}, 'sun', 'sunset', 'on', 0, 0, 1, 31, 5, '#2e9e4f')`);
+    const res = await client.call('POST', `/command/api/task-groups/${group?.id}/deploy`, {});
+    expect(res.status).toBe(200);
+    expect((res.body.data.results as { deviceId: number }[]).map((r) => r.deviceId).sort()).toEqual([...listed].sort());
   });
 });
 

@@ -378,8 +378,8 @@ describe('formula injection', () => {
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
     const header = (sheet.getRow(1).values as string[]).slice(1);
-    const district = header.indexOf('district') + 1;
-    const latitude = header.indexOf('districtLatitude') + 1;
+    const district = header.indexOf('District') + 1;
+    const latitude = header.indexOf('District latitude') + 1;
     const cells = [2, 3, 4, 5, 6, 7].map((r) => sheet.getRow(r).getCell(district));
     expect(cells.map((c) => c.type)).toEqual(Array(6).fill(ExcelJS.ValueType.String));
     expect(cells[0]?.value).toBe(`'=HYPERLINK("http://evil","x")`);

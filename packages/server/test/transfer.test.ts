@@ -10,7 +10,7 @@ beforeAll(async () => {
   api = new Client(t.app);
   await api.login();
   api.accountId = t.seeded.subAccountIds[0];
-});
+}, 240_000);
 afterAll(() => t.close());
 
 async function xlsx(header: string[], rows: unknown[][]): Promise<string> {
@@ -110,7 +110,10 @@ describe('export', () => {
     const csv = await api.call('POST', '/query/api/regions/export', { filter: { name: 'Moda' }, format: 'csv' });
     expect(csv.status).toBe(200);
     const [head, row] = csv.raw.trim().split('\n');
-    expect(head?.split(',')).toContain('name');
+    // The screen's column labels, not the database's names.
+    expect(head?.split(',')).toContain('Name');
+    expect(head?.split(',')).toContain('City');
+    expect(head).not.toMatch(/cityId|stateId/);
     expect(row).toContain('Moda');
     const res = await t.app.inject({
       method: 'POST',
@@ -130,7 +133,94 @@ describe('export', () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0];
-    expect(sheet?.getRow(1).values).toEqual([undefined, 'id', 'name', 'devEui']);
+    expect(sheet?.getRow(1).values).toEqual([undefined, 'ID', 'Name', 'DevEUI']);
     expect(sheet?.rowCount).toBe(26);
   });
+});
+
+describe('an export imports back', () => {
+  /** A new sub-account of the integrator, with nothing in it yet. */
+  async function freshAccount(name: string): Promise<number> {
+    const owner = new Client(t.app);
+    await owner.login();
+    owner.accountId = t.seeded.integratorId;
+    const made = await owner.create('accounts', { name });
+    expect(made.status).toBe(201);
+    return made.body.data.id as number;
+  }
+
+  const regionsOf = async (accountId: number) => {
+    const client = new Client(t.app);
+    await client.login();
+    client.accountId = accountId;
+    const list = await client.list('regions', { filter: null, pageable: page(1, 500, ['name,asc']) });
+    expect(list.status).toBe(200);
+    return (list.body.data.content as Record<string, unknown>[]).map(
+      ({ name, district, districtLatitude, districtLongitude, cityId, stateId, countryId, address, notes }) => ({
+        name,
+        district,
+        districtLatitude,
+        districtLongitude,
+        cityId,
+        stateId,
+        countryId,
+        address,
+        notes,
+      }),
+    );
+  };
+
+  for (const [format, language] of [
+    ['csv', 'tr'],
+    ['xlsx', 'en'],
+  ] as const) {
+    it(`${format.toUpperCase()} in ${language}: labels and names out, the same records in a fresh account`, async () => {
+      const source = t.seeded.subAccountIds[0] as number;
+      const original = await regionsOf(source);
+      expect(original.length).toBeGreaterThan(0);
+      const exporter = new Client(t.app);
+      await exporter.login();
+      exporter.accountId = source;
+      exporter.language = language;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/query/api/regions/export',
+        headers: {
+          authorization: `Bearer ${exporter.token}`,
+          'x-account-id': String(source),
+          'accept-language': language,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({ filter: null, format, pageable: { page: 1, size: 1000, sort: ['name,asc'] } }),
+      });
+      expect(res.statusCode).toBe(200);
+      const content = res.rawPayload;
+      if (format === 'csv') {
+        const [head, first] = res.body.trim().split('\n');
+        expect(head?.split(',')).toContain(language === 'tr' ? 'Ad' : 'Name');
+        expect(head).not.toMatch(/cityId|countryId/);
+        // A city by its name, not its number.
+        const city = await exporter.get('cities', original[0]?.cityId as number);
+        expect(first).toContain(city.body.data.name);
+      }
+      const target = await freshAccount(`Round trip ${format} ${Date.now()}`);
+      const importer = new Client(t.app);
+      await importer.login();
+      importer.accountId = target;
+      importer.language = language;
+      const imported = await importer.call('POST', `/command/api/regions/import`, {
+        fileName: `regions.${format}`,
+        content: content.toString('base64'),
+      });
+      expect(imported.status, imported.raw).toBe(200);
+      const lines = imported.raw
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const report = lines.at(-1).report;
+      expect(report.refused).toEqual([]);
+      expect(report.imported).toBe(original.length);
+      expect(await regionsOf(target)).toEqual(original);
+    });
+  }
 });

@@ -14,9 +14,10 @@ import type { ControllerState } from './controller.ts';
 import { Controller } from './controller.ts';
 import { type Channel, DEMO_APPLICATION_ID, devEuiOf, GATEWAY_EUIS, ipUidOf, LAYOUTS } from './demo-fleet.ts';
 import { decodeDownlink, encodeUplink } from './payload-codec.ts';
-import { type Fault, StreetLight } from './street-light.ts';
+import { type Fault, isFault, StreetLight } from './street-light.ts';
 
-export type { Fault } from './street-light.ts';
+export { encodeUplink } from './payload-codec.ts';
+export { FAULTS, type Fault, isFault, StreetLight } from './street-light.ts';
 
 export interface DeviceLogin {
   username: string;
@@ -43,7 +44,7 @@ export interface FleetOptions {
   lost?: readonly string[];
   applicationId?: string;
   /**
-   * Now and then one reporting device develops a fault for a while — over-voltage (262 V) or a lamp
+   * Now and then one reporting device develops a fault for a while — over-voltage (268 V, beyond +15 %) or a lamp
    * that draws nothing — and recovers: the first after `firstAfterMs`, then one every `everyMs`, each
    * lasting `forMs`. Off unless given (the demo's alarms raise and clear with it).
    */
@@ -361,7 +362,7 @@ export class Fleet {
   }
 
   report(device: SimulatedDevice): void {
-    const values = device.light.read();
+    const values = device.light.read(this.now().getTime());
     if (device.kind === 'ip') {
       const message = { ts: new Date().toISOString(), values };
       this.publish(`lampyr/${device.light.id}/up`, message, device.client);
@@ -412,7 +413,7 @@ export class Fleet {
     }
     const parts = topic.split('/');
     if (topic === 'simulator/fault') {
-      const fault = message.fault === 'no_power' || message.fault === 'over_voltage' ? message.fault : undefined;
+      const fault = isFault(message.fault) ? message.fault : undefined;
       this.injectFault(String(message.device), fault);
       return;
     }

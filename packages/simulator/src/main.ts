@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type Fault, Fleet } from './fleet.ts';
+import { FAULTS, Fleet, isFault } from './fleet.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +29,7 @@ if (values.help) {
   --ip 5                   IP lights (kdk-ip-0001…)
   --period 20              seconds between reports
   --silence 0.01           chance per report of falling silent for a few periods
-  --fault <id>:<kind>      no_power or over_voltage; also at run time on topic simulator/fault
+  --fault <id>:<kind>      ${FAULTS.join(', ')}; also at run time on topic simulator/fault
 `);
   process.exit(0);
 }
@@ -58,7 +58,7 @@ const fleet = new Fleet({
 });
 for (const spec of values.fault) {
   const [id, kind] = spec.split(':');
-  if (!id || (kind !== 'no_power' && kind !== 'over_voltage') || !fleet.injectFault(id, kind as Fault)) {
+  if (!id || !isFault(kind) || !fleet.injectFault(id, kind)) {
     process.stderr.write(`unknown fault ${spec}\n`);
     process.exit(2);
   }

@@ -1,20 +1,54 @@
-import { Controller } from './controller.ts';
+import { getPosition } from 'suncalc';
+import { Controller, PROVISIONED_PLACE } from './controller.ts';
 import type { Channel } from './demo-fleet.ts';
 
-export type Fault = 'no_power' | 'over_voltage';
+/**
+ * The faults a light can develop, one per lamp fault rule of the server (engines/faults): a dead lamp
+ * (`no_power`), the supply too high or too low, a relay stuck closed (`day_burning`: it says off and
+ * burns), an end-of-life lamp going out and striking again (`cycling`), a failing driver's power factor
+ * (`low_power_factor`) and a lamp drawing far from its rated power (`wrong_power`) — and weather, not a
+ * breakdown, for the photocell: `dark_sky`, a storm darkening the sky to a few lux by day.
+ */
+export const FAULTS = [
+  'no_power',
+  'over_voltage',
+  'under_voltage',
+  'day_burning',
+  'cycling',
+  'low_power_factor',
+  'wrong_power',
+  'dark_sky',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+export const isFault = (value: unknown): value is Fault => (FAULTS as readonly unknown[]).includes(value);
+
+/**
+ * Ambient light (lx) for the sun's altitude (radians): about 3 lx in the night, through civil
+ * twilight (−6°) up to ~400 lx at sunrise, then daylight rising with the sun's height (~100 klx
+ * at the zenith). Rough, but with the right shape for a photocell: dark at night, bright by day.
+ */
+export function ambientLux(altitude: number): number {
+  const degrees = (altitude * 180) / Math.PI;
+  if (degrees <= -6) return 3;
+  if (degrees <= 0) return 3 + ((degrees + 6) / 6) * 397;
+  return 400 + 100_000 * Math.sin(altitude);
+}
 
 /** Rated power of the simulated luminaires (W at dim 100). */
 const RATED_W = 120;
 
 /**
  * One street-light controller: lamp state, dim level 0–100, and what its meter reads. A fault makes
- * it lie the way broken hardware does: `no_power` draws nothing while on, `over_voltage` sees 262 V.
+ * it lie the way broken hardware does: `no_power` draws nothing while on, `over_voltage` sees 268 V;
+ * `dark_sky` is weather, not a breakdown: a storm darkens the sky to a few lux by day.
  */
 export class StreetLight {
   lampOn = true;
   dim = 100;
   energyKwh: number;
   faults = new Set<Fault>();
+  /** A cycling lamp's phase: lit on one report, out on the next. */
+  private struck = false;
   /** Periods left before a silent device speaks again (node loss). */
   silentFor = 0;
   fCnt: number;
@@ -71,20 +105,32 @@ export class StreetLight {
     const hours = (now - this.lastAt) / 3_600_000;
     this.lastAt = now;
     const noise = (spread: number) => (this.random() - 0.5) * 2 * spread;
-    const drawing = this.lampOn && !this.faults.has('no_power');
-    const power = drawing ? Math.max(1, (RATED_W * this.dim) / 100 + noise(3)) : 0;
-    const voltage = this.faults.has('over_voltage') ? 262 + noise(2) : 230 + noise(4);
+    // A stuck relay burns whatever the controller thinks; a cycling lamp is out every other report.
+    const switchedOn = this.lampOn || this.faults.has('day_burning');
+    if (this.faults.has('cycling')) this.struck = !this.struck;
+    const drawing = switchedOn && !this.faults.has('no_power') && !(this.faults.has('cycling') && !this.struck);
+    const share = this.faults.has('wrong_power') ? 0.6 : 1;
+    const power = drawing ? Math.max(1, (RATED_W * share * this.dim) / 100 + noise(3)) : 0;
+    const voltage = this.faults.has('over_voltage')
+      ? 268 + noise(2)
+      : this.faults.has('under_voltage')
+        ? 188 + noise(2)
+        : 230 + noise(4);
+    // A driver with a worn input capacitor draws far more current than its real power needs.
+    const powerFactor = this.faults.has('low_power_factor') ? 0.5 : 0.97;
     this.energyKwh += (power * hours) / 1000;
-    const hourOfDay = new Date(now).getUTCHours() + 3; // Istanbul
-    const night = hourOfDay % 24 >= 19 || hourOfDay % 24 < 6;
+    // The photocell sees the sky over the controller's own place (its program's, else where it was provisioned).
+    const place = this.controller.program.location ?? PROVISIONED_PLACE;
+    const sky = ambientLux(getPosition(new Date(now), place.lat, place.lon).altitude);
+    const lux = this.faults.has('dark_sky') ? Math.min(sky, 3 + this.random() * 12) : sky * (1 + noise(0.1));
     const values: Record<string, number> = {
       lamp: this.lampOn ? 1 : 0,
       dim: this.dim,
       power: Math.round(power),
       voltage: Math.round(voltage * 10) / 10,
-      current: Math.round((power / voltage) * 1000) / 1000,
+      current: Math.round((power / (voltage * powerFactor)) * 1000) / 1000,
       energy: Math.round(this.energyKwh * 100) / 100,
-      lux: Math.max(0, Math.round((night ? 3 : 9000) + noise(night ? 2 : 1500))),
+      lux: Math.max(0, Math.round(lux)),
       temperature: Math.round(18 + power / 8 + noise(2)),
     };
     return Object.fromEntries(this.layout.map(([code]) => [code, values[code] ?? 0]));

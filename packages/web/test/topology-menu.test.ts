@@ -59,13 +59,17 @@ describe('menu', () => {
     const paths = new Set(routes.map((e) => e.path));
     expect(catalogue.filter((r) => r.route && !paths.has(r.route)).map((r) => r.route)).toEqual([]);
     // A plain entity's entry comes from its definition: its route, its group, its translated label.
-    const devices = locate('/assets-devices/devices');
-    expect(devices.group?.key).toBe('assets-devices');
-    expect(devices.entry).toEqual({
-      path: 'assets-devices/devices',
-      label: ['resources:devices.menu', 'resources:devices.title'],
-      resource: 'devices',
+    const types = locate('/assets-devices/devices-types');
+    expect(types.group?.key).toBe('assets-devices');
+    expect(types.entry).toEqual({
+      path: 'assets-devices/devices-types',
+      label: ['resources:devices-types.menu', 'resources:devices-types.title'],
+      resource: 'devices-types',
     });
+    // The device list is the devices entity on a hand-made page (lamp states, street filter).
+    const devices = locate('/assets-devices/devices');
+    expect(devices.entry).toMatchObject({ path: 'assets-devices/devices', resource: 'devices' });
+    expect(devices.entry?.page).toBeDefined();
     expect(locate('/Users/').entry?.resource).toBe('users');
     expect(locate('/no/such/screen')).toEqual({});
   });

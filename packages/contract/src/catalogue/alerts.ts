@@ -9,8 +9,26 @@ export const CONDITIONS = ['gt', 'lt', 'eq', 'ne', 'gte', 'lte', 'between', 'not
 
 /** An alarm is active until acknowledged, and stays on record once cleared. */
 export const ALARM_STATES = ['active', 'acknowledged', 'cleared'] as const;
-/** A threshold alarm comes from a template; a node-loss alarm from a silent device. */
-export const ALARM_KINDS = ['threshold', 'nodeLoss'] as const;
+/**
+ * The lamp faults the fault engine detects from readings and the commanded state (engines/faults),
+ * each its own alarm kind. Communication loss is node loss.
+ */
+export const FAULT_RULES = [
+  'lampFailure',
+  'dayBurning',
+  'cycling',
+  'overVoltage',
+  'underVoltage',
+  'lowPowerFactor',
+  'powerMismatch',
+] as const;
+export type FaultRule = (typeof FAULT_RULES)[number];
+/**
+ * A threshold alarm comes from a template; a node-loss alarm from a silent device; a fault alarm
+ * from a fault rule; a gateway-loss alarm from a silent gateway.
+ */
+export const ALARM_KINDS = ['threshold', 'nodeLoss', ...FAULT_RULES, 'gatewayLoss'] as const;
+export type AlarmKind = (typeof ALARM_KINDS)[number];
 /** Who cleared it: a value back inside the hysteresis band, an operator, or the device speaking again. */
 export const CLEAR_REASONS = ['value', 'operator', 'recovery'] as const;
 
@@ -136,6 +154,9 @@ export const alertLogs = defineResource({
     clearReason: field.enum(CLEAR_REASONS, { readOnly: true }),
     comment: field.longText({ readOnly: true }),
     shelvedUntil: field.datetime({ readOnly: true }),
+    // A gateway-loss alarm's gateway, and what a fault or gateway alarm found (engines/faults).
+    gatewayId: field.ref('gateway', { readOnly: true, list: true }),
+    details: field.json({ readOnly: true }),
   },
 });
 

@@ -67,6 +67,7 @@ export const deviceModels = defineResource({
     classType: field.enum(['A', 'B', 'C'], { list: true, codes: true }),
     /** The luminaire this controller usually drives, in watts: the energy baseline when a device states none. */
     ratedPower: field.number({ min: 0, max: 100_000 }),
+    nominalVoltage: field.number({ min: 0, max: 1_000 }),
   },
 });
 

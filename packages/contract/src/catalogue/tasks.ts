@@ -275,5 +275,7 @@ export const overrides = defineResource({
     deviceIds: field.json(),
     deviceCount: field.integer({ list: true }),
     cancelledAt: field.datetime(),
+    /** Set when an autonomous profile made it (its sensor condition held), not an operator. */
+    autonomousProfileId: field.ref('autonomous', { list: true }),
   },
 });

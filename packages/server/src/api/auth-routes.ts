@@ -14,6 +14,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TFunction } from 'i18next';
+import { consolePermissions } from '../access/console-permissions.ts';
 import { CODE_TTL_MINUTES, type CodePurpose, consumeCode, issueCode } from '../auth/one-time-codes.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
 import {
@@ -418,7 +419,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (!user) throw new ApiException('UNAUTHENTICATED');
     return {
       success: true,
-      data: { user: userDto(user), accounts: await accountsOf(user.id) } satisfies AuthAnswers['me'],
+      data: {
+        user: userDto(user),
+        accounts: await accountsOf(user.id),
+        permissions: consolePermissions(request.actor),
+      } satisfies AuthAnswers['me'],
     };
   });
 }

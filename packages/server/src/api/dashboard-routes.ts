@@ -1,7 +1,8 @@
-import { type DashboardSummary, getResource } from '@lampyr/contract';
+import { type DashboardSummary, getResource, LAMP_STATES, type LampState } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allows } from '../access/access.ts';
+import { lampStateCounts } from '../data/lamp-state.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
@@ -17,6 +18,8 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   const devices = getResource('devices');
   const alertLogs = getResource('alert-logs');
+  const faultReports = getResource('report-a-fault');
+  const gateways = getResource('gateway');
   app.get<{ Querystring: { deviceTypeId?: string } }>(
     `${QUERY_PREFIX}/dashboard-summary`,
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'Dashboard summary' } },
@@ -68,6 +71,49 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
         alarms = { low: of('low'), medium: of('medium'), high: of('high'), count: 0 };
         alarms.count = levels.reduce((total, l) => total + l.count, 0);
       }
+      const ofType = sql`(${deviceTypeId}::bigint IS NULL OR m.device_type_id = ${deviceTypeId}::bigint)`;
+      const lampCounts = await lampStateCounts(ctx.db, deviceScope, ofType);
+      const lamps = Object.fromEntries(LAMP_STATES.map((s) => [s, lampCounts.counts[s] ?? 0])) as Record<
+        LampState,
+        number
+      >;
+      // Today's lighting day runs noon to noon in the selected account's time zone, like the rollups.
+      const [energy] = rowsOf<DashboardSummary['energyToday']>(
+        await ctx.db.execute(sql`
+          WITH today AS (
+            SELECT ((now() AT TIME ZONE coalesce((SELECT time_zone FROM accounts WHERE id = ${actor.account?.accountId ?? null}::bigint), 'UTC'))
+                    - interval '12 hours')::date AS day
+          )
+          SELECT to_char(today.day, 'YYYY-MM-DD') AS day, sum(e.energy_kwh)::float8 AS "energyKwh",
+                 sum(e.baseline_kwh)::float8 AS "baselineKwh"
+          FROM today
+          LEFT JOIN energy_daily e ON e.day = today.day AND e.device_id IN (
+            SELECT devices.id FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
+            WHERE ${deviceScope} AND ${ofType})
+          GROUP BY today.day`),
+      );
+      const may = (name: string) => !!actor.account && allows(actor.account.permissions, name, 'read');
+      let openFaults: number | null = null;
+      if (may(faultReports.name)) {
+        const [row] = rowsOf<{ n: number }>(
+          await ctx.db.execute(sql`
+            SELECT count(*)::int AS n FROM fault_reports
+            WHERE ${scoped(faultReports.name)} AND status IN ('open', 'in_progress')
+              AND (${deviceTypeId}::bigint IS NULL OR device_id IN (
+                SELECT devices.id FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
+                WHERE ${ofType}))`),
+        );
+        openFaults = row?.n ?? 0;
+      }
+      let gatewayCounts: { all: number | null; down: number | null } = { all: null, down: null };
+      if (may(gateways.name)) {
+        const [row] = rowsOf<{ all: number; down: number }>(
+          await ctx.db.execute(sql`
+            SELECT count(*)::int AS all, count(*) FILTER (WHERE status = 'offline')::int AS down
+            FROM gateways WHERE ${scoped(gateways.name)}`),
+        );
+        gatewayCounts = { all: row?.all ?? 0, down: row?.down ?? 0 };
+      }
       const summary: DashboardSummary = {
         inventory,
         deviceCount,
@@ -75,6 +121,12 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
         offline,
         neverSeen: deviceCount - online - offline,
         alarms,
+        lamps,
+        powerW: lampCounts.powerW,
+        energyToday: energy ?? { day: '', energyKwh: null, baselineKwh: null },
+        openFaults,
+        gateways: gatewayCounts.all,
+        gatewaysDown: gatewayCounts.down,
       };
       return { success: true, data: summary };
     },

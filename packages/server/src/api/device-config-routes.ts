@@ -122,13 +122,18 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
             ORDER BY priority DESC, id LIMIT 1`),
         )[0]?.id;
       if (profileId === undefined) throw refuse('errors.noGroupProfile');
-      if (group.model === null && group.region === null) throw refuse('errors.noGroupMembers');
+      // Its listed members when it lists any (a street, a map selection), else its model's and region's
+      // devices — the schedule's own rule (engines/schedules/members.ts).
       const members = rowsOf<{ id: number }>(
         await ctx.db.execute(sql`
           SELECT devices.id::int AS id FROM devices
           WHERE ${scopeOf(actor, devices.name)} AND devices.is_active
-            AND (${group.model}::bigint IS NULL OR devices.device_type_model_id = ${group.model}::bigint)
-            AND (${group.region}::bigint IS NULL OR devices.region_id = ${group.region}::bigint)
+            AND CASE WHEN EXISTS (SELECT 1 FROM task_group_members WHERE task_group_id = ${id})
+              THEN devices.id IN (SELECT device_id FROM task_group_members WHERE task_group_id = ${id})
+              ELSE (${group.model}::bigint IS NOT NULL OR ${group.region}::bigint IS NOT NULL)
+                AND (${group.model}::bigint IS NULL OR devices.device_type_model_id = ${group.model}::bigint)
+                AND (${group.region}::bigint IS NULL OR devices.region_id = ${group.region}::bigint)
+            END
           ORDER BY devices.id LIMIT 5001`),
       ).map((r) => r.id);
       if (!members.length) throw refuse('errors.noGroupMembers');
@@ -149,7 +154,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
         UPDATE task_groups SET publication_status = 'publishing', message = ${`0/${queued.length}`}, updated_at = now()
         WHERE id = ${id}`);
       announce(queued);
-      return { success: true, data: { batchId, taskGroupId: id, results: queued } };
+      return { success: true, data: { batchId, taskGroupId: id, profileId, results: queued } };
     },
   );
 }

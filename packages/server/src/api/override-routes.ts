@@ -2,9 +2,9 @@ import { getResource, overrideRequestSchema } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../access/access.ts';
-import { type ConfigTarget, queueConfigCommands } from '../data/config-commands.ts';
+import { CONFIG_TARGET_COLUMNS, type ConfigTarget } from '../data/config-commands.ts';
+import { cancelOverrides, holdLights } from '../data/override-commands.ts';
 import { activeOverrides } from '../data/overrides.ts';
-import { transactionLogs } from '../db/schema/index.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
@@ -58,9 +58,7 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
             : sql`devices.region_id = ${target.regionId}`;
       const covered = rowsOf<Covered>(
         await ctx.db.execute(sql`
-          SELECT devices.id::int AS id, devices.account_id::int AS "accountId", devices.name, devices.dev_eui AS "devEui",
-                 devices.uid, devices.latitude, devices.longitude, m.support_task AS "supportTask",
-                 devices.region_id::int AS "regionId"
+          SELECT ${CONFIG_TARGET_COLUMNS}, devices.region_id::int AS "regionId"
           FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
           WHERE ${deviceScope} AND devices.is_active AND ${where}
           ORDER BY devices.id LIMIT ${MAX_DEVICES + 1}`),
@@ -75,85 +73,26 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       if (!covered.length) throw refuse('errors.noOverrideDevices');
       if (covered.length > MAX_DEVICES) throw refuse('errors.groupTooLarge');
 
-      const controllers = covered.filter((d) => d.supportTask && (d.devEui || d.uid));
-      const serverTimed = covered.filter((d) => !controllers.includes(d));
-      // Each server-timed light's write channel for a level: off through `lamp`, a level through `dim`.
-      const channels = serverTimed.length
-        ? rowsOf<{ device_id: number; template_id: number; code: string }>(
-            await ctx.db.execute(sql`
-              SELECT d.id::int AS device_id, t.id::int AS template_id, t.channel_code AS code
-              FROM devices d JOIN device_channel_templates t ON t.device_type_model_id = d.device_type_model_id
-              WHERE d.id = ANY(${`{${serverTimed.map((d) => d.id).join(',')}}`}::bigint[])
-                AND t.channel_type IN ('write', 'readwrite')
-              ORDER BY t.mqtt_package_order`),
-          )
-        : [];
-      const writeOf = (deviceId: number) => {
-        const own = channels.filter((c) => c.device_id === deviceId);
-        const preferred = body.level === 0 ? ['lamp', 'dim'] : ['dim', 'lamp'];
-        const pick = preferred.map((code) => own.find((c) => c.code === code)).find(Boolean) ?? own[0];
-        if (!pick) return undefined;
-        return { templateId: pick.template_id, value: pick.code === 'lamp' ? (body.level > 0 ? 1 : 0) : body.level };
-      };
-
-      const record = await ctx.db.transaction(async (tx) => {
-        const [row] = rowsOf<{ id: number }>(
-          await tx.execute(sql`
-            INSERT INTO overrides (account_id, level, until, reason, status, street, region_id, device_ids, device_count)
-            VALUES (${account.accountId}, ${body.level}, ${until.toISOString()}::timestamptz, ${body.reason}, 'active',
-              ${'street' in target ? target.street : null}, ${'regionId' in target ? (target.regionId ?? null) : null},
-              ${JSON.stringify(covered.map((d) => d.id))}::jsonb, ${covered.length})
-            RETURNING id::int AS id`),
-        );
-        const writes: { deviceId: number; writeId: number }[] = [];
-        for (const device of serverTimed) {
-          const write = writeOf(device.id);
-          if (!write) continue;
-          const [w] = rowsOf<{ id: number }>(
-            await tx.execute(sql`
-              INSERT INTO channel_write_values (account_id, device_id, device_channel_template_id, value, status, operation_source)
-              VALUES (${device.accountId}, ${device.id}, ${write.templateId}, ${write.value}, 'pending', 'override')
-              RETURNING id::int AS id`),
-          );
-          writes.push({ deviceId: device.id, writeId: (w as { id: number }).id });
-        }
-        await tx.insert(transactionLogs).values({
-          accountId: account.accountId,
-          userId: actor.userId,
-          resource: resource.name,
-          action: 'create',
-          recordId: row?.id,
-          before: null,
-          after: { level: body.level, until: until.toISOString(), reason: body.reason, devices: covered.length },
-        });
-        return { id: (row as { id: number }).id, writes };
+      const held = await holdLights(ctx.db, ctx.commands, {
+        accountId: account.accountId,
+        userId: actor.userId,
+        level: body.level,
+        until,
+        reason: body.reason,
+        street: 'street' in target ? target.street : null,
+        regionId: 'regionId' in target ? (target.regionId ?? null) : null,
+        covered,
       });
-      const queued = controllers.length
-        ? await queueConfigCommands(ctx.db, {
-            operation: 'override',
-            targets: controllers,
-            argsFor: () => ({ level: body.level, until: until.toISOString() }),
-            actor: { userId: actor.userId, accountId: account.accountId },
-          })
-        : undefined;
-      if (queued)
-        ctx.commands.emit({
-          resource: 'deploy-response-logs',
-          action: 'create',
-          record: { ids: queued.queued.map((q) => q.logId) },
-        });
-      for (const w of record.writes)
-        ctx.commands.emit({ resource: 'channel-write-values', action: 'create', record: { id: w.writeId } });
       return {
         success: true,
         data: {
-          id: record.id,
+          id: held.id,
           level: body.level,
           until: until.toISOString(),
           reason: body.reason,
           deviceCount: covered.length,
-          controllers: queued?.queued ?? [],
-          writes: record.writes,
+          controllers: held.controllers,
+          writes: held.writes,
         },
       };
     },
@@ -191,38 +130,13 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       if (!account) throw new ApiException('ACCOUNT_REQUIRED');
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id < 1) throw badValue('id', 'expected a positive whole number');
-      const [cancelled] = rowsOf<{ id: number; device_ids: number[] }>(
-        await ctx.db.execute(sql`
-          UPDATE overrides SET status = 'cancelled', cancelled_at = now(), updated_at = now()
-          WHERE ${scopeOf(actor, resource.name)} AND overrides.id = ${id} AND overrides.status = 'active'
-          RETURNING overrides.id::int AS id, overrides.device_ids`),
-      );
-      if (!cancelled) throw new ApiException('NOT_FOUND');
-      const ids = (cancelled.device_ids ?? []).map(Number);
-      const controllers = ids.length
-        ? rowsOf<ConfigTarget>(
-            await ctx.db.execute(sql`
-              SELECT devices.id::int AS id, devices.account_id::int AS "accountId", devices.name, devices.dev_eui AS "devEui",
-                     devices.uid, devices.latitude, devices.longitude, m.support_task AS "supportTask"
-              FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
-              WHERE devices.id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND m.support_task
-                AND (devices.dev_eui IS NOT NULL OR devices.uid IS NOT NULL)`),
-          )
-        : [];
-      const queued = controllers.length
-        ? await queueConfigCommands(ctx.db, {
-            operation: 'cancel-override',
-            targets: controllers,
-            actor: { userId: actor.userId, accountId: account.accountId },
-          })
-        : undefined;
-      if (queued)
-        ctx.commands.emit({
-          resource: 'deploy-response-logs',
-          action: 'create',
-          record: { ids: queued.queued.map((q) => q.logId) },
-        });
-      return { success: true, data: { id, status: 'cancelled', controllers: queued?.queued ?? [] } };
+      const cancelled = await cancelOverrides(ctx.db, ctx.commands, {
+        where: sql`${scopeOf(actor, resource.name)} AND overrides.id = ${id}`,
+        accountId: account.accountId,
+        userId: actor.userId,
+      });
+      if (!cancelled.ids.length) throw new ApiException('NOT_FOUND');
+      return { success: true, data: { id, status: 'cancelled', controllers: cancelled.controllers } };
     },
   );
 }

@@ -6,7 +6,8 @@ import {
   serviceSearchSchema,
 } from '@lampyr/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Action, type Actor, allows } from '../access/access.ts';
+import type { Action, Actor } from '../access/access.ts';
+import { permits } from '../access/console-permissions.ts';
 import type { ResourceRepository } from '../data/resource-repository.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
@@ -25,15 +26,10 @@ const ACCESS_RESOURCES = new Set(['accounts', 'users-roles', 'roles', 'users']);
  */
 export function authorize(request: FastifyRequest, resource: ResourceDef, action: Action): Actor {
   const actor = request.actor;
-  const account = actor.account;
-  if (resource.scope === 'global') {
-    if (action === 'read') return actor;
-    if (!actor.isPlatformOperator) throw new ApiException('FORBIDDEN', 'errors.notPlatformOperator');
-    return actor;
-  }
-  if (!account) throw new ApiException('ACCOUNT_REQUIRED');
-  if (!allows(account.permissions, resource.name, action)) throw new ApiException('FORBIDDEN');
-  return actor;
+  if (permits(actor, resource, action)) return actor;
+  if (resource.scope === 'global') throw new ApiException('FORBIDDEN', 'errors.notPlatformOperator');
+  if (!actor.account) throw new ApiException('ACCOUNT_REQUIRED');
+  throw new ApiException('FORBIDDEN');
 }
 
 const idParam = (raw: string) => {

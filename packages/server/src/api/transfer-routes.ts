@@ -7,6 +7,7 @@ import {
   type ImportLine,
   importBodySchema,
   type RefusedRow,
+  type ResourceDef,
   type TransferFormat,
 } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
@@ -87,11 +88,14 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
             .header('content-type', MIME[body.format])
             .header('content-disposition', `attachment; filename="${resource.name}.${body.format}"`)
             .send(stream);
-          const writer = rowWriter(body.format, columns, kinds, stream);
+          // The screen's column labels in the caller's language; the import reads them back.
+          const header = columns.map((c) => (c === 'id' ? 'ID' : fieldLabel(request.t, resource.name, c)));
+          const writer = rowWriter(body.format, columns, kinds, stream, header);
+          const names = new ReferenceNames(ctx, actor);
           try {
             let written = 0;
             for (let page = 1, rows = first.content; ; ) {
-              const chunk = rows.slice(0, total - written);
+              const chunk = await names.resolve(resource, columns, rows.slice(0, total - written));
               await writer.write(chunk);
               written += chunk.length;
               if (stream.destroyed || written >= total || rows.length < EXPORT_PAGE) break;
@@ -210,6 +214,71 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
         }
       },
     );
+  }
+}
+
+/**
+ * References written as the names the screen shows (a region's name, not `regionId=1`): each page's
+ * ids are read once per referenced resource, through its repository (so the caller's scope holds);
+ * an id the caller may not see stays an id.
+ */
+class ReferenceNames {
+  private cache = new Map<string, Map<number, unknown>>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly actor: Parameters<ResourceRepository['list']>[0],
+  ) {}
+
+  async resolve(
+    resource: ResourceDef,
+    columns: string[],
+    rows: Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[]> {
+    // The owning account (a column of every account resource) reads as the account's name too.
+    const refOf = (c: string) =>
+      resource.fields[c]?.kind === 'reference' ? resource.fields[c]?.ref : c === 'accountId' ? 'accounts' : undefined;
+    const refs = columns.filter((c) => refOf(c));
+    if (!refs.length || !rows.length) return rows;
+    for (const c of refs)
+      await this.load(
+        refOf(c) as string,
+        rows.map((r) => r[c]),
+      );
+    return rows.map((row) => {
+      const named = { ...row };
+      for (const c of refs) {
+        const id = row[c];
+        if (typeof id !== 'number') continue;
+        const name = this.cache.get(refOf(c) as string)?.get(id);
+        if (name !== undefined && name !== null && name !== '') named[c] = String(name);
+      }
+      return named;
+    });
+  }
+
+  private async load(prefix: string, values: unknown[]): Promise<void> {
+    const known = this.cache.get(prefix) ?? new Map<number, unknown>();
+    this.cache.set(prefix, known);
+    const ids = [...new Set(values.filter((v): v is number => typeof v === 'number' && !known.has(v)))];
+    const repo = this.ctx.repositories.get(prefix);
+    if (!repo || !ids.length) return;
+    const display = repo.resource.display;
+    for (let at = 0; at < ids.length; at += 1000) {
+      const slice = ids.slice(at, at + 1000);
+      const page = await repo.list(
+        this.actor,
+        {
+          filter: { id: slice },
+          detailFilter: null,
+          selectedColumns: { [display]: true },
+          pageable: { page: 1, size: slice.length, sort: [] },
+        },
+        1,
+      );
+      for (const record of page.content) known.set(record.id as number, record[display]);
+      for (const id of slice) if (!known.has(id)) known.set(id, undefined);
+    }
   }
 }
 

@@ -82,10 +82,13 @@ export function rowWriter(
   columns: string[],
   kinds: Map<string, FieldKind>,
   out: Writable,
+  header: string[] = columns,
 ): RowWriter {
-  const cells = (row: Record<string, unknown>) => columns.map((c) => exportCell(kinds.get(c), row[c], format));
+  // A reference resolved to its name is text, whatever the id column's kind.
+  const cells = (row: Record<string, unknown>) =>
+    columns.map((c) => exportCell(typeof row[c] === 'string' ? 'text' : kinds.get(c), row[c], format));
   if (format === 'csv') {
-    out.write(`${columns.map(csvField).join(',')}\n`);
+    out.write(`${header.map(csvField).join(',')}\n`);
     return {
       async write(rows) {
         for (const row of rows) out.write(`${cells(row).map(csvField).join(',')}\n`);
@@ -98,7 +101,10 @@ export function rowWriter(
   }
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('data');
-  sheet.columns = columns.map((key) => ({ header: key, key, width: Math.max(12, key.length + 2) }));
+  sheet.columns = columns.map((key, i) => {
+    const title = header[i] ?? key;
+    return { header: title, key, width: Math.max(12, title.length + 2) };
+  });
   sheet.getRow(1).font = { bold: true };
   return {
     async write(rows) {
@@ -186,13 +192,20 @@ export function matchColumns(
   translators: TFunction[],
 ): { fields: (string | undefined)[]; unknown: string[] } {
   const names = new Map<string, string>();
-  for (const name of Object.keys(resource.fields)) {
-    if (resource.fields[name]?.readOnly) continue;
-    names.set(name.toLowerCase(), name);
-    for (const t of translators) names.set(fieldLabel(t, resource.name, name).toLowerCase(), name);
+  // What an export writes but a new record does not take (read-only fields, the record's audit
+  // times, its account — an import writes into the account it is made in): recognised, so an
+  // exported file imports back, and left out.
+  const skipped = new Set<string>(['id']);
+  for (const name of [...Object.keys(resource.fields), 'createdAt', 'updatedAt', 'accountId']) {
+    const writable = Boolean(resource.fields[name]) && !resource.fields[name]?.readOnly;
+    const spellings = [name, ...translators.map((t) => fieldLabel(t, resource.name, name))].map((n) => n.toLowerCase());
+    for (const spelling of spellings) {
+      if (writable) names.set(spelling, name);
+      else skipped.add(spelling);
+    }
   }
   const fields = header.map((h) => names.get(h.toLowerCase()));
-  const unknown = header.filter((h, i) => h && !fields[i] && h.toLowerCase() !== 'id');
+  const unknown = header.filter((h, i) => h && !fields[i] && !skipped.has(h.toLowerCase()));
   return { fields, unknown };
 }
 

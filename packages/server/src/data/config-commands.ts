@@ -11,11 +11,9 @@ import type { TFunction } from 'i18next';
 import type { Db } from '../db/connect.ts';
 import { transactionLogs } from '../db/schema/index.ts';
 import { ApiException } from '../errors/api-exception.ts';
+import { FALLBACK_TIME_ZONE } from './time-zones.ts';
 
 const rowsOf = <T = Record<string, unknown>>(result: unknown) => (result as { rows: T[] }).rows;
-
-/** The time zone of fixed switch times until cities carry their own (the demo's city). */
-export const DEFAULT_TIME_ZONE = 'Europe/Istanbul';
 
 /** A time zone's offset from UTC at an instant, in minutes (DST included). */
 export function utcOffsetMinutes(timeZone: string, at: Date): number {
@@ -35,7 +33,20 @@ export interface ConfigTarget {
   latitude: number | null;
   longitude: number | null;
   supportTask: boolean;
+  /** Where the device's fixed switch times are read: its region's city's zone, else its country's, else UTC. */
+  timeZone: string;
 }
+
+/**
+ * The columns of a `ConfigTarget`, over `devices` joined to its model as `m` — one definition for
+ * every query that picks the devices a configuration command goes to.
+ */
+export const CONFIG_TARGET_COLUMNS = sql`
+  devices.id::int AS id, devices.account_id::int AS "accountId", devices.name, devices.dev_eui AS "devEui",
+  devices.uid, devices.latitude, devices.longitude, m.support_task AS "supportTask",
+  coalesce((SELECT coalesce(nullif(c.time_zone, ''), nullif(k.time_zone, ''))
+            FROM regions r LEFT JOIN cities c ON c.id = r.city_id LEFT JOIN countries k ON k.id = c.country_id
+            WHERE r.id = devices.region_id), ${FALLBACK_TIME_ZONE}) AS "timeZone"`;
 
 const list = (names: string[]) =>
   names.length > 10 ? `${names.slice(0, 10).join(', ')} … (+${names.length - 10})` : names.join(', ');
@@ -49,8 +60,7 @@ export async function configTargets(db: Db, scope: SQL, ids: number[], t: TFunct
   const unique = [...new Set(ids)];
   const rows = rowsOf<ConfigTarget>(
     await db.execute(sql`
-      SELECT devices.id::int AS id, devices.account_id::int AS "accountId", devices.name, devices.dev_eui AS "devEui",
-             devices.uid, devices.latitude, devices.longitude, m.support_task AS "supportTask"
+      SELECT ${CONFIG_TARGET_COLUMNS}
       FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
       WHERE ${scope} AND devices.id = ANY(${`{${unique.join(',')}}`}::bigint[])
       ORDER BY devices.id`),
@@ -99,7 +109,7 @@ export async function programBuilder(
         own,
         {
           version,
-          utcOffsetMinutes: utcOffsetMinutes(DEFAULT_TIME_ZONE, at),
+          utcOffsetMinutes: utcOffsetMinutes(target.timeZone, at),
           ...(target.latitude !== null && target.longitude !== null
             ? { location: { lat: target.latitude, lon: target.longitude } }
             : {}),
@@ -114,7 +124,17 @@ export async function programBuilder(
   // transaction that queues, which then rolls back whole.
   if (timings.every((timing) => timing.deviceId === null) || !timings.length)
     build(
-      { id: 0, accountId: 0, name: '', devEui: null, uid: null, latitude: 0, longitude: 0, supportTask: true },
+      {
+        id: 0,
+        accountId: 0,
+        name: '',
+        devEui: null,
+        uid: null,
+        latitude: 0,
+        longitude: 0,
+        supportTask: true,
+        timeZone: FALLBACK_TIME_ZONE,
+      },
       1,
       new Date(),
     );
@@ -150,7 +170,7 @@ export async function queueConfigCommands(
     argsFor?: (target: ConfigTarget, version: number) => Record<string, unknown>;
     taskProfileId?: number;
     taskGroupId?: number;
-    actor: { userId: number; accountId: number };
+    actor: { userId: number | null; accountId: number };
     at?: Date;
   },
 ): Promise<{ batchId: string; queued: QueuedCommand[] }> {

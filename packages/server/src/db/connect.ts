@@ -15,6 +15,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** How many migrations this opening applied (0: the schema was up to date). */
+  migrated?: number;
   close(): Promise<void>;
 }
 
@@ -68,13 +70,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // PGlite runs in this process, one session, no network: no pool to lose, no prepared names.
   const client = await PGlite.create(target);
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
+  const before = await appliedMigrations(client);
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const migrated = (await appliedMigrations(client)) - before;
+  return { db: db as unknown as Db, kind: 'pglite', migrated, close: () => client.close() };
 }
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? defaultLog;
-  await migrateUnderLock(url, options.migrationTimeoutMs ?? DATABASE_DEFAULTS.migrationTimeoutMs);
+  const migrated = await migrateUnderLock(url, options.migrationTimeoutMs ?? DATABASE_DEFAULTS.migrationTimeoutMs);
   const limit = Math.max(
     1,
     options.preparedStatementsPerConnection ?? DATABASE_DEFAULTS.preparedStatementsPerConnection,
@@ -102,7 +106,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     if (!error) (client as unknown as BoundedClient).deallocateEvicted();
   });
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  return { db: db as unknown as Db, kind: 'postgres', migrated, close: () => pool.end() };
 }
 
 /**
@@ -110,20 +114,31 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
  * one empty database both succeed, one after the other. The connection has its own statement
  * timeout (none by default): a migration may rewrite a large table.
  */
-async function migrateUnderLock(url: string, timeoutMs: number): Promise<void> {
+async function migrateUnderLock(url: string, timeoutMs: number): Promise<number> {
   const client = new pg.Client({ connectionString: url, statement_timeout: timeoutMs });
   client.on('error', () => {}); // a lost connection fails the pending query, which is reported
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     try {
+      const before = await appliedMigrations(client);
       await migratePg(drizzlePg({ client, schema, casing: 'snake_case' }), { migrationsFolder });
+      return (await appliedMigrations(client)) - before;
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
     }
   } finally {
     await client.end();
   }
+}
+
+/** Migrations recorded as applied (none before the first). */
+async function appliedMigrations(client: { query(text: string): Promise<{ rows: unknown[] }> }): Promise<number> {
+  // Two statements: a relation that does not exist cannot even be named in one that is planned.
+  const exists = await client.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present");
+  if (!(exists.rows[0] as { present: boolean } | undefined)?.present) return 0;
+  const result = await client.query('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
+  return Number((result.rows[0] as { n: number } | undefined)?.n ?? 0);
 }
 
 const describe = (error: unknown) =>

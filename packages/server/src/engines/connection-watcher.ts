@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
+import type { Leadership } from './scheduler/leadership.ts';
 
 /** Minutes of silence after which a device with neither a node-loss setting nor a sleep time is offline. */
 export const DEFAULT_SILENCE_MINUTES = 15;
@@ -25,9 +26,14 @@ export class ConnectionWatcher {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
-  start(everyMs: number): () => void {
+  /** Sweeps every `everyMs`; with a leadership, only while this replica leads. */
+  start(everyMs: number, leadership?: Leadership): () => void {
     this.timer = setInterval(() => {
-      this.sweep().catch(this.onError);
+      const run = async () => {
+        if (leadership && !(await leadership.isLeader())) return;
+        await this.sweep();
+      };
+      run().catch(this.onError);
     }, everyMs);
     this.timer.unref();
     return () => clearInterval(this.timer);

@@ -10,6 +10,11 @@ export interface CommandEvent {
 
 type Listener = (event: CommandEvent) => void | Promise<void>;
 
+/** Where a replica's own command events go besides its listeners (the bus). */
+export interface CommandRelay {
+  publish(event: CommandEvent): void;
+}
+
 /**
  * Lets the device side react to what the command API committed (a channel write becomes a
  * downlink) without the generic repository knowing about devices. Listeners run after the commit;
@@ -17,6 +22,7 @@ type Listener = (event: CommandEvent) => void | Promise<void>;
  */
 export class CommandEvents {
   private listeners = new Map<string, Set<Listener>>();
+  private relay?: CommandRelay;
 
   constructor(private readonly onError: (error: unknown) => void = () => {}) {}
 
@@ -28,7 +34,18 @@ export class CommandEvents {
     return () => set.delete(listener);
   }
 
+  /** Connects the bus: what this replica commits reaches every replica's listeners (their caches, their ingest). */
+  setRelay(relay: CommandRelay | undefined): void {
+    this.relay = relay;
+  }
+
   emit(event: CommandEvent): void {
+    this.deliver(event);
+    this.relay?.publish(event);
+  }
+
+  /** To this replica's listeners only (what the bus brings from another replica). */
+  deliver(event: CommandEvent): void {
     for (const listener of this.listeners.get(`${event.resource}:${event.action}`) ?? []) {
       try {
         Promise.resolve(listener(event)).catch(this.onError);

@@ -27,9 +27,17 @@ export interface IngestOptions {
   configWaitMs?: number;
   /** The deployment engine's clock (tests). */
   now?: () => Date;
-  /** How often silent devices are looked for and marked offline (default every 30 s). */
+  /** How often silent devices are looked for and marked offline (default every 30 s; 0: not here, the engines' leader does it). */
   connectionSweepMs?: number;
   sessionExpirySeconds?: number;
+  keepaliveSeconds?: number;
+  /**
+   * Start even when the broker cannot be reached (it is tried again until it answers): a replica's
+   * HTTP side and engines do not wait for the broker. A broker that refuses still fails the start.
+   */
+  brokerInBackground?: boolean;
+  /** Told when the broker connection (the subscription) is up or lost. */
+  onBrokerConnection?: (up: boolean, detail?: string) => void;
   /** Told how many messages were just acknowledged (stored); for benchmarks and metrics. */
   onAcknowledged?: (count: number) => void;
   /** Told what each committed transaction stored (the alarm engine's `onCommitted`). */
@@ -43,6 +51,8 @@ export interface Ingest {
   downlinks: DownlinkSender;
   connections: ConnectionWatcher;
   deployments: DeploymentEngine;
+  /** Subscribed at the broker and the command connection up. */
+  connected(): boolean;
   /** `endSession` drops the broker-side session (tests, a worker leaving for good). */
   close(options?: { endSession?: boolean }): Promise<void>;
 }
@@ -52,6 +62,35 @@ export interface Ingest {
  * at the broker too), else 3.1.1 (Aedes).
  */
 async function connectPublisher(options: IngestOptions): Promise<MqttClient> {
+  try {
+    return await connectPublisherOnce(options);
+  } catch (error) {
+    if (!options.brokerInBackground || !unreachable(error)) throw error;
+    // Not there yet: a client that keeps trying (MQTT 5, or 3.1.1 should the broker refuse 5).
+    const client = mqtt.connect(options.url, {
+      clientId: `${options.clientId}-down-${process.pid}`,
+      username: options.username,
+      password: options.password,
+      clean: true,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      keepalive: options.keepaliveSeconds ?? 30,
+      protocolVersion: 5,
+    });
+    client.on('error', (e) => {
+      const code = (e as { code?: unknown }).code;
+      if (client.options.protocolVersion === 5 && (code === 1 || code === 132)) client.options.protocolVersion = 4;
+    });
+    return client;
+  }
+}
+
+const unreachable = (error: unknown) =>
+  /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ECONNRESET|closed the connection/i.test(
+    `${(error as { code?: string }).code ?? ''} ${(error as Error)?.message ?? ''}`,
+  );
+
+async function connectPublisherOnce(options: IngestOptions): Promise<MqttClient> {
   for (const protocolVersion of [5, 4] as const) {
     const client = mqtt.connect(options.url, {
       clientId: `${options.clientId}-down-${process.pid}`,
@@ -59,6 +98,7 @@ async function connectPublisher(options: IngestOptions): Promise<MqttClient> {
       password: options.password,
       clean: true,
       reconnectPeriod: 0,
+      keepalive: options.keepaliveSeconds ?? 30,
       protocolVersion,
     });
     try {
@@ -112,6 +152,8 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     topics: INGEST_TOPICS,
     shareGroup: options.shareGroup,
     sessionExpirySeconds: options.sessionExpirySeconds,
+    keepaliveSeconds: options.keepaliveSeconds,
+    onConnection: options.onBrokerConnection,
     onAcknowledged: options.onAcknowledged,
     // Larger messages than the embedded broker takes stay at the broker (they are never parsed).
     maximumPacketSize: MAX_PACKET_BYTES,
@@ -126,7 +168,10 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     },
     onError,
   });
-  const [publisher] = await Promise.all([connectPublisher(options), subscriber.start()]);
+  const [publisher] = await Promise.all([
+    connectPublisher(options),
+    options.brokerInBackground ? subscriber.startInBackground() : subscriber.start(),
+  ]);
   publisher.on('error', onError);
   // A device or account changed (deactivated, a new DevEUI): its next message sees the change.
   const forgetDevices = [
@@ -152,8 +197,10 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
   const stopDeployments = deployments.start(options.commands);
   engineReady(deployments);
   const connections = new ConnectionWatcher(db, live, onError);
-  const stopConnections = connections.start(options.connectionSweepMs ?? 30_000);
+  const sweepMs = options.connectionSweepMs ?? 30_000;
+  const stopConnections = sweepMs > 0 ? connections.start(sweepMs) : () => {};
   return {
+    connected: () => subscriber.isConnected && publisher.connected,
     writer,
     directory,
     downlinks,

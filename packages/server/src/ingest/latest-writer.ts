@@ -95,15 +95,17 @@ export class LatestWriter {
           const healthAt = (r: DeviceSeen) => (r.health ? (r.healthAt ?? r.dateTime).toISOString() : null);
           await tx.execute(sql`
             INSERT INTO device_connection_status
-              (account_id, device_id, status, date_time, rssi, snr, gateway_eui, battery_level, external_power, link_margin, health_at)
-            SELECT a, d, 'online', t, r, s, g, b, e, m, h FROM unnest(
+              (account_id, device_id, status, date_time, rssi, snr, gateway_eui, battery_level, external_power, link_margin, health_at,
+               gateway_euis)
+            SELECT a, d, 'online', t, r, s, g, b, e, m, h, string_to_array(nullif(gs, ''), ',') FROM unnest(
               ${column(seenRows, (r) => r.accountId)}::bigint[], ${column(seenRows, (r) => r.deviceId)}::bigint[],
               ${column(seenRows, (r) => r.dateTime.toISOString())}::timestamptz[], ${column(seenRows, (r) => r.rssi)}::float8[],
               ${column(seenRows, (r) => r.snr)}::float8[], ${column(seenRows, (r) => r.gateway ?? null)}::text[],
               ${column(seenRows, (r) => r.health?.batteryLevel ?? null)}::float8[],
               ${column(seenRows, (r) => (r.health ? r.health.externalPower : null))}::boolean[],
               ${column(seenRows, (r) => r.health?.linkMargin ?? null)}::float8[],
-              ${column(seenRows, healthAt)}::timestamptz[]) AS u(a, d, t, r, s, g, b, e, m, h)
+              ${column(seenRows, healthAt)}::timestamptz[],
+              ${column(seenRows, (r) => (r.gateways ?? []).join(','))}::text[]) AS u(a, d, t, r, s, g, b, e, m, h, gs)
             ON CONFLICT (device_id) DO UPDATE
               SET status = CASE WHEN ${NEWER} THEN 'online' ELSE device_connection_status.status END,
                   date_time = greatest(device_connection_status.date_time, excluded.date_time), updated_at = now(),
@@ -113,6 +115,8 @@ export class LatestWriter {
                              ELSE device_connection_status.snr END,
                   gateway_eui = CASE WHEN ${NEWER} THEN coalesce(excluded.gateway_eui, device_connection_status.gateway_eui)
                                      ELSE device_connection_status.gateway_eui END,
+                  gateway_euis = CASE WHEN ${NEWER} THEN coalesce(excluded.gateway_euis, device_connection_status.gateway_euis)
+                                      ELSE device_connection_status.gateway_euis END,
                   battery_level = CASE WHEN ${HEALTH_NEWER} THEN excluded.battery_level
                                        ELSE device_connection_status.battery_level END,
                   external_power = CASE WHEN ${HEALTH_NEWER} THEN excluded.external_power

@@ -26,6 +26,8 @@ export interface SubscriberOptions {
   onMessage(topic: string, payload: Buffer, delivery: Delivery): Promise<void>;
   onError?(error: Error): void;
   onAcknowledged?(count: number): void;
+  /** Told when the subscription is up (granted) and when the connection is lost. */
+  onConnection?(up: boolean, detail?: string): void;
 }
 
 export interface Delivery {
@@ -58,6 +60,9 @@ export class MqttSubscriber {
   private retryTimer?: NodeJS.Timeout;
   private connected?: { resolve(): void; reject(error: Error): void };
   private attempt = 0;
+  private subscribed = false;
+  /** When the broker last sent anything on this connection (a keep-alive answer counts). */
+  private lastHeard = 0;
   /**
    * Messages in flight when the last connection ended, by packet id: the broker sends them again
    * with the same id when the session resumes, and they keep their first receive time (an uplink
@@ -76,6 +81,38 @@ export class MqttSubscriber {
     });
   }
 
+  /**
+   * Like start, but a broker that cannot be reached does not hold the caller: resolves once
+   * subscribed or once the first attempt failed to reach the broker (it keeps trying in the
+   * background); rejects only when the broker refused (credentials, subscription).
+   */
+  startInBackground(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.connected = { resolve, reject };
+      // A broker that takes the connection but never answers holds nobody longer than this either.
+      const timer = setTimeout(() => this.unreachable?.(), 10_000);
+      timer.unref();
+      this.unreachable = () => {
+        clearTimeout(timer);
+        this.unreachable = undefined;
+        // Still trying; a refusal later is reported, not thrown.
+        this.connected = undefined;
+        resolve();
+      };
+      this.open();
+    });
+  }
+  private unreachable?: () => void;
+  /** Why this side ended the connection, when it did (told with the loss). */
+  private lostBecause?: string;
+  /** Whether the current connection attempt reached the broker (TCP). */
+  private reached = false;
+
+  /** Subscribed and hearing from the broker. */
+  get isConnected(): boolean {
+    return this.subscribed;
+  }
+
   private open(): void {
     const url = new URL(this.options.url);
     const secure = url.protocol === 'mqtts:';
@@ -90,10 +127,15 @@ export class MqttSubscriber {
     this.parser = parser;
     parser.on('packet', (packet: Packet) => this.onPacket(socket, packet));
     parser.on('error', (error: Error) => this.fail(socket, error));
-    socket.on('data', (chunk) => parser.parse(chunk));
+    socket.on('data', (chunk) => {
+      this.lastHeard = Date.now();
+      parser.parse(chunk);
+    });
     socket.on('error', (error) => this.fail(socket, error));
     socket.on('close', () => this.onClose(socket));
+    this.reached = false;
     socket.once(secure ? 'secureConnect' : 'connect', () => {
+      this.reached = true;
       this.send({
         cmd: 'connect',
         protocolId: 'MQTT',
@@ -133,8 +175,11 @@ export class MqttSubscriber {
           return;
         }
         this.attempt = 0;
+        this.subscribed = true;
+        this.unreachable = undefined;
         this.connected?.resolve();
         this.connected = undefined;
+        this.options.onConnection?.(true);
         return;
       }
       case 'publish':
@@ -161,7 +206,17 @@ export class MqttSubscriber {
     if (!packet.sessionPresent) this.unacknowledged.clear();
     const keepalive = (this.options.keepaliveSeconds ?? 30) * 1000;
     clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => this.send({ cmd: 'pingreq' }, socket), keepalive / 2);
+    this.lastHeard = Date.now();
+    this.pingTimer = setInterval(() => {
+      // A half-open connection (the broker gone without a FIN, a NAT forgetting it): pings go out
+      // and nothing comes back. 1.5 keep-alives of silence end it, and the session is resumed anew.
+      if (Date.now() - this.lastHeard > keepalive * 1.5) {
+        this.lostBecause = 'no answer to keep-alive pings';
+        this.fail(socket, new Error('the broker stopped answering keep-alive pings'));
+        return;
+      }
+      this.send({ cmd: 'pingreq' }, socket);
+    }, keepalive / 2);
     const prefix = this.options.shareGroup ? `$share/${this.options.shareGroup}/` : '';
     this.send({
       cmd: 'subscribe',
@@ -203,6 +258,7 @@ export class MqttSubscriber {
         // (after a pause, so a database that is down is not hammered).
         entry.failed = true;
         this.attempt = Math.max(this.attempt, 4);
+        this.lostBecause = 'storing failed';
         this.fail(socket, error);
       },
     );
@@ -245,7 +301,13 @@ export class MqttSubscriber {
     if (socket !== this.socket) return;
     clearInterval(this.pingTimer);
     this.socket = undefined;
+    const was = this.subscribed;
+    this.subscribed = false;
     if (this.closed) return;
+    if (was) this.options.onConnection?.(false, this.lostBecause);
+    this.lostBecause = undefined;
+    // Not reached at all (refused port, no route): the first attempt's caller is not held.
+    if (this.unreachable && !this.reached) this.unreachable();
     for (const entry of this.queue) if (entry.messageId !== undefined) this.unacknowledged.set(entry.messageId, entry);
     if (this.queue.length) this.unacknowledgedSince = Date.now();
     this.queue = [];

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { DeviceCredentials, type DeviceLogin, devicePassword } from '../auth/device-credentials.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
-import { type Config, DEFAULT_MQTT_PORT } from '../config.ts';
+import { type Config, DEFAULT_MQTT_PORT, mqttClientId } from '../config.ts';
 import type { Database } from '../db/connect.ts';
 import type { CommandEvents } from '../events/command-events.ts';
 import type { LiveEvents } from '../events/live-events.ts';
@@ -19,7 +19,8 @@ export interface Telemetry {
   chirpstackCredentials?: { username: string; password: string };
   /** For an in-process simulator's IP devices: each device's own login (made on first use). */
   deviceLogin(uid: string): Promise<DeviceLogin | undefined>;
-  close(): Promise<void>;
+  /** `endSession`: the broker forgets this worker's session (a worker leaving for good). */
+  close(options?: { endSession?: boolean }): Promise<void>;
 }
 
 /**
@@ -29,7 +30,14 @@ export interface Telemetry {
 export async function startTelemetry(
   config: Config,
   database: Database,
-  bus: { live: LiveEvents; commands: CommandEvents; onCommitted?: IngestOptions['onCommitted'] },
+  bus: {
+    live: LiveEvents;
+    commands: CommandEvents;
+    onCommitted?: IngestOptions['onCommitted'];
+    onBrokerConnection?: IngestOptions['onBrokerConnection'];
+    /** 0: the connection watcher runs with the engines (on their leader), not here. */
+    connectionSweepMs?: number;
+  },
   log: FastifyBaseLogger,
   secretBox: SecretBox,
 ): Promise<Telemetry> {
@@ -69,7 +77,13 @@ export async function startTelemetry(
       url: brokerUrl,
       username,
       password,
-      clientId: config.MQTT_CLIENT_ID,
+      clientId: mqttClientId(config),
+      sessionExpirySeconds: config.MQTT_SESSION_EXPIRY_SECONDS,
+      keepaliveSeconds: config.MQTT_KEEPALIVE_SECONDS,
+      // An external broker may be down when a replica starts: HTTP and engines do not wait for it.
+      brokerInBackground: Boolean(config.MQTT_URL),
+      onBrokerConnection: bus.onBrokerConnection,
+      connectionSweepMs: bus.connectionSweepMs,
       // Aedes has no shared subscriptions; the embedded broker serves one process anyway.
       shareGroup: config.MQTT_URL ? config.MQTT_SHARE_GROUP : '',
       live: bus.live,
@@ -94,9 +108,9 @@ export async function startTelemetry(
         if (login && broker) await credentials.reload();
         return login;
       },
-      async close() {
+      async close(options) {
         stopCredentials?.();
-        await ingest.close();
+        await ingest.close(options);
         await broker?.close();
       },
     };

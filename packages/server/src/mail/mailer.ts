@@ -7,6 +7,14 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Files sent with it (a scheduled report). */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 export interface Mailer {

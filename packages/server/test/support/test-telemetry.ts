@@ -7,6 +7,7 @@ import type { AppContext } from '../../src/api/context.ts';
 import { type AppOptions, buildApp } from '../../src/app.ts';
 import type { Database } from '../../src/db/connect.ts';
 import type { AlarmEngine } from '../../src/engines/alarms/alarm-engine.ts';
+import type { AutonomousEngine } from '../../src/engines/autonomous/autonomous-engine.ts';
 import { CommandEvents } from '../../src/events/command-events.ts';
 import { LiveEvents } from '../../src/events/live-events.ts';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../src/ingest/embedded-broker.ts';
@@ -67,6 +68,7 @@ export interface TelemetryTestApp {
   ingest: Ingest;
   live: LiveEvents;
   alarms: AlarmEngine;
+  autonomous: AutonomousEngine;
   close(): Promise<void>;
 }
 
@@ -89,7 +91,7 @@ export async function startTelemetryTestApp(
   const seeded = await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: true });
   const live = new LiveEvents();
   const commands = new CommandEvents();
-  const { app, ctx, alarms } = await buildApp({
+  const { app, ctx, alarms, autonomous, onCommitted } = await buildApp({
     db: database.db,
     jwtSecret: JWT_SECRET,
     secretBox: testSecretBox(),
@@ -116,7 +118,7 @@ export async function startTelemetryTestApp(
     commands,
     downlinkTimeoutMs: options.downlinkTimeoutMs ?? 60_000,
     downlinkSweepMs: 250,
-    onCommitted: (readings, seen) => alarms.onCommitted(readings, seen),
+    onCommitted,
     configWaitMs: options.configWaitMs,
     log: { error: () => {}, warn: () => {} },
   });
@@ -132,6 +134,7 @@ export async function startTelemetryTestApp(
     ingest,
     live,
     alarms,
+    autonomous,
     async close() {
       await ingest.close({ endSession: true });
       await app.close();

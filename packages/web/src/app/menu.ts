@@ -126,6 +126,12 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
   group('gatewaymanagement', []),
   group(ad, [
     entry(ad, 'assets', { resource: 'devices' }),
+    // The device list with lamp states and a street filter.
+    entry(ad, 'devices', {
+      label: ['resources:devices.menu', 'resources:devices.title'],
+      resource: 'devices',
+      page: lazy(() => import('../features/assets-devices/devices-page.tsx')),
+    }),
     entry(ad, 'device-details', {
       page: lazy(() => import('../features/assets-devices/device-details-page.tsx')),
     }),
@@ -173,21 +179,50 @@ export const MENU_GROUPS: readonly MenuGroup[] = [
       resource: 'overrides',
       page: lazy(() => import('../features/tasks-schedules/overrides-page.tsx')),
     }),
+    entry('tasks-schedules', 'task-group-members', {
+      label: ['resources:task-group-members.menu', 'resources:task-group-members.title'],
+      resource: 'task-group-members',
+      page: lazy(() => import('../features/tasks-schedules/group-members-page.tsx')),
+    }),
     entry('tasks-schedules', 'schedule-preview', {
       page: lazy(() => import('../features/tasks-schedules/schedule-preview-page.tsx')),
     }),
   ]),
   // SPEC §2's reports: a date range, a device, its channels and a chart (the graphic screen).
   group('reports-analytics', [
-    entry('reports-analytics', 'alarms', { page: alarmHistory }),
+    entry('reports-analytics', 'alarms', {
+      page: lazy(() => import('../features/reports-analytics/alarm-report-page.tsx')),
+    }),
     entry('reports-analytics', 'analytics', { page: graphic }),
-    entry('reports-analytics', 'device-asset', { resource: 'devices' }),
+    entry('reports-analytics', 'device-asset', {
+      page: lazy(() => import('../features/reports-analytics/asset-report-page.tsx')),
+    }),
     entry('reports-analytics', 'savings', {
       page: lazy(() => import('../features/reports-analytics/savings-page.tsx')),
     }),
-    entry('reports-analytics', 'templates', { resource: 'device-channel-templates' }),
+    entry('reports-analytics', 'templates', {
+      page: lazy(() => import('../features/reports-analytics/report-templates-page.tsx')),
+    }),
   ]),
-  group('maintenance-fault', [entry('maintenance-fault', 'fault-history', { resource: 'report-a-fault' })]),
+  // The maintenance workflow: faults reported and their work orders moved step by step, the
+  // histories of faults and of the work done (per device from device details), and the KPIs.
+  group('maintenance-fault', [
+    entry('maintenance-fault', 'report-a-fault', {
+      label: ['resources:report-a-fault.menu', 'resources:report-a-fault.title'],
+      resource: 'report-a-fault',
+      page: lazy(() => import('../features/maintenance-fault/report-a-fault-page.tsx')),
+    }),
+    entry('maintenance-fault', 'fault-history', {
+      resource: 'report-a-fault',
+      page: lazy(() => import('../features/maintenance-fault/fault-history-page.tsx')),
+    }),
+    entry('maintenance-fault', 'maintenance-history', {
+      label: ['resources:maintenance-history.menu', 'resources:maintenance-history.title'],
+      resource: 'maintenance-history',
+      page: lazy(() => import('../features/maintenance-fault/maintenance-history-page.tsx')),
+    }),
+    entry('maintenance-fault', 'kpi', { page: lazy(() => import('../features/maintenance-fault/kpi-page.tsx')) }),
+  ]),
   group('system', [
     entry('system', 'platform', {
       page: lazy(() => import('../features/system/platform-page.tsx')),

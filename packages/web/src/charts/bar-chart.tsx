@@ -26,6 +26,7 @@ export function BarChart({
   unit,
   format,
   height = 320,
+  colors,
 }: {
   categories: string[];
   series: CategorySeries[];
@@ -33,12 +34,14 @@ export function BarChart({
   unit: string;
   format: (value: number) => string;
   height?: number;
+  /** Series colours in order (alarm levels), instead of the theme's. */
+  colors?: string[];
 }) {
   const { token } = theme.useToken();
   const option = useMemo(() => {
     const axisLine = { lineStyle: { color: token.colorBorder } };
     return {
-      color: [token.colorPrimary, token.colorWarning, token.colorSuccess],
+      color: colors ?? [token.colorPrimary, token.colorWarning, token.colorSuccess],
       textStyle: { color: token.colorText, fontFamily: token.fontFamily },
       tooltip: {
         trigger: 'axis',
@@ -65,7 +68,7 @@ export function BarChart({
         ...(s.type === 'line' ? { showSymbol: categories.length < 40, lineStyle: { type: 'dashed' } } : {}),
       })),
     };
-  }, [categories, series, unit, format, token]);
+  }, [categories, series, unit, format, token, colors]);
 
   const element = useEChart(option);
   return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;

@@ -27,7 +27,9 @@ export function ChartResult({
   if (data.isPending) {
     return (
       <Flex justify="center" style={{ padding: token.paddingLG }}>
-        <Spin aria-label={t('state.loading')} />
+        <span role="status" aria-label={t('state.loading')}>
+          <Spin />
+        </span>
       </Flex>
     );
   }

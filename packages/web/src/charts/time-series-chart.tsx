@@ -4,6 +4,7 @@ import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } f
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useMemo } from 'react';
+import { useFormat } from '../lib/format.ts';
 import { useEChart } from './use-echart.ts';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -32,6 +33,7 @@ export function TimeSeriesChart({
   height?: number;
 }) {
   const { token } = theme.useToken();
+  const format = useFormat();
   const option = useMemo(() => {
     const units = [...new Set(series.map((s) => s.unit ?? ''))];
     const axisLine = { lineStyle: { color: token.colorBorder } };
@@ -52,6 +54,7 @@ export function TimeSeriesChart({
         backgroundColor: token.colorBgElevated,
         borderColor: token.colorBorder,
         textStyle: { color: token.colorText },
+        valueFormatter: (value: unknown) => (typeof value === 'number' ? format.number(value) : '—'),
       },
       legend: { top: 0, textStyle: { color: token.colorText } },
       grid: {
@@ -73,7 +76,7 @@ export function TimeSeriesChart({
         position: i % 2 ? 'right' : 'left',
         offset: Math.floor(i / 2) * 56,
         axisLine: { ...axisLine, show: true },
-        axisLabel: { color: token.colorTextSecondary },
+        axisLabel: { color: token.colorTextSecondary, formatter: (value: number) => format.number(value) },
         nameTextStyle: { color: token.colorTextSecondary },
         splitLine: { show: i === 0, lineStyle: { color: token.colorSplit } },
       })),
@@ -95,7 +98,7 @@ export function TimeSeriesChart({
         data: s.points,
       })),
     };
-  }, [series, span, token]);
+  }, [series, span, token, format]);
 
   const element = useEChart(option);
   return <div ref={element} role="img" aria-label={label} style={{ width: '100%', height }} />;

@@ -41,12 +41,21 @@ export function useRecord<T extends Row = Row>(
 export function useList<T extends Row = Row>(
   prefix: string,
   listParams: ListParams,
-  options: { enabled?: boolean; global?: boolean } = {},
+  options: {
+    enabled?: boolean;
+    global?: boolean;
+    /** Read again every this many ms while the rows say so (a safety net beside the live stream). */
+    pollWhile?: { everyMs: number; when(rows: T[]): boolean };
+  } = {},
 ) {
+  const poll = options.pollWhile;
   return useQuery({
     queryKey: keys.list(prefix, listParams),
     queryFn: ({ signal }) => listRecords<T>(prefix, listParams, { signal, skipAccountFilter: options.global }),
     enabled: options.enabled ?? true,
+    refetchInterval: poll
+      ? (query) => (query.state.data && poll.when(query.state.data.content) ? poll.everyMs : false)
+      : undefined,
   });
 }
 

@@ -17,12 +17,13 @@ export function recordLabel(prefix: string, record: Row): string {
   return value === undefined || value === null || value === '' ? `#${record.id}` : String(value);
 }
 
-async function loadOptions(prefix: string, search: string, signal: AbortSignal) {
+async function loadOptions(prefix: string, search: string, signal: AbortSignal, narrow?: Record<string, number>) {
   const display = displayOf(prefix);
+  const filter = { ...(search ? { q: search } : {}), ...(narrow ?? {}) };
   const page = await listRecords<Row>(
     prefix,
     {
-      filter: search ? { q: search } : null,
+      filter: Object.keys(filter).length ? filter : null,
       detailFilter: [],
       selectedColumns: { [display]: true },
       pageable: { page: 1, size: OPTIONS_PAGE, sort: display === 'id' ? [] : [`${display},asc`] },
@@ -41,16 +42,18 @@ async function loadOptions(prefix: string, search: string, signal: AbortSignal) 
  * on the prefix (it sits under the prefix's key); a typed search goes to the server when the list
  * is partial.
  */
-export function useReferenceOptions(prefix: string, search = '') {
+export function useReferenceOptions(prefix: string, search = '', narrow?: Record<string, number>) {
+  // Narrowed options (a country's states) sit beside the full list, under the same prefix key.
+  const optionsKey = (text: string) => (narrow ? [...keys.options(prefix, text), narrow] : keys.options(prefix, text));
   const all = useQuery({
-    queryKey: keys.options(prefix, ''),
-    queryFn: ({ signal }) => loadOptions(prefix, '', signal),
+    queryKey: optionsKey(''),
+    queryFn: ({ signal }) => loadOptions(prefix, '', signal, narrow),
     staleTime: CONSTANTS.cacheStaleMs,
   });
   const remote = search.trim() !== '' && all.data?.complete === false;
   const searched = useQuery({
-    queryKey: keys.options(prefix, search.trim()),
-    queryFn: ({ signal }) => loadOptions(prefix, search.trim(), signal),
+    queryKey: optionsKey(search.trim()),
+    queryFn: ({ signal }) => loadOptions(prefix, search.trim(), signal, narrow),
     enabled: remote,
   });
   return {

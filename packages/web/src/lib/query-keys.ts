@@ -21,6 +21,8 @@ export const keys = {
       : (['query', 'dashboard-summary', deviceTypeId] as const),
   /** A report computed by the server (`reports/<name>`), by its request. */
   report: (name: string, request: unknown) => ['query', 'reports', name, request] as const,
+  /** The account's saved report templates. */
+  reportTemplates: () => ['query', 'report-templates'] as const,
   /** The platform operators' screen's reads (the account tree, the operators). */
   platform: (part: 'accounts' | 'users') => ['query', 'platform', part] as const,
   me: () => ['query', 'auth', 'me'] as const,

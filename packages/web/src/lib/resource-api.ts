@@ -135,6 +135,12 @@ export const EMPTY_SUMMARY: Readonly<DashboardSummary> = Object.freeze({
   offline: 0,
   neverSeen: 0,
   alarms: { low: 0, medium: 0, high: 0, count: 0 },
+  lamps: { on: 0, dimmed: 0, off: 0, fault: 0, offline: 0, unknown: 0 },
+  powerW: 0,
+  energyToday: { day: '', energyKwh: null, baselineKwh: null },
+  openFaults: 0,
+  gateways: 0,
+  gatewaysDown: 0,
 });
 
 /** The dashboard's summary: `GET {query}/dashboard-summary`, for one device type or all. */

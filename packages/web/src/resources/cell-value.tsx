@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../lib/format.ts';
 import type { ResourceLabels } from './labels.ts';
 
 dayjs.extend(localizedFormat);
@@ -39,6 +40,7 @@ export function CellValue({
 }): ReactNode {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  const format = useFormat();
   if (value === null || value === undefined || value === '')
     return <Typography.Text type="secondary">–</Typography.Text>;
   const kind = def?.kind ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'text');
@@ -62,6 +64,12 @@ export function CellValue({
     }
     case 'reference':
       return referenceName ?? `#${String(value)}`;
+    case 'number': {
+      const n = typeof value === 'number' ? value : Number(value);
+      // Grouping and decimals by the person's language (1.641,02 in Turkish); whole numbers
+      // (ports, counts, years) stay as written.
+      return Number.isFinite(n) ? format.number(n, 6) : String(value);
+    }
     case 'date':
       return dayjs(String(value)).format('L');
     case 'datetime':

@@ -5,7 +5,13 @@ import type { ResourceLabels } from './labels.ts';
 import { ReferenceSelect } from './reference-select.tsx';
 
 /** The form widget of a field kind; Form.Item feeds it value and onChange. */
-export function fieldInput(name: string, def: FieldDef, labels: ResourceLabels, autoFocus: boolean): ReactElement {
+export function fieldInput(
+  name: string,
+  def: FieldDef,
+  labels: ResourceLabels,
+  autoFocus: boolean,
+  narrow?: Record<string, number>,
+): ReactElement {
   const common = { autoFocus };
   switch (def.kind) {
     case 'longText':
@@ -38,7 +44,7 @@ export function fieldInput(name: string, def: FieldDef, labels: ResourceLabels, 
         />
       );
     case 'reference':
-      return <ReferenceSelect {...common} prefix={def.ref ?? ''} />;
+      return <ReferenceSelect {...common} prefix={def.ref ?? ''} narrow={narrow} />;
     case 'date':
       return <DatePicker {...common} style={{ width: '100%' }} />;
     case 'datetime':

@@ -1,13 +1,14 @@
 import { InboxOutlined } from '@ant-design/icons';
 import type { ImportProgress, RefusedRow, ResourceDef, TransferFormat } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Flex, Modal, Progress, Statistic, Table, Typography, theme, Upload } from 'antd';
+import { Alert, App, Button, Flex, Modal, Progress, Statistic, Typography, theme, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../lib/error-message.ts';
 import { keys } from '../lib/query-keys.ts';
 import { exportList, type ImportOutcome, importFile, saveFile } from '../lib/transfer-api.ts';
 import type { ResourceLabels } from './labels.ts';
+import { ScrollTable } from './scroll-table.tsx';
 
 /** The columns a file may carry: every field a person writes (not the server's, not secrets). */
 export function templateColumns(resource: ResourceDef): Record<string, boolean> {
@@ -172,7 +173,7 @@ function ImportReportView({ outcome, labels }: { outcome: ImportOutcome; labels:
         <Statistic title={t('transfer.refused')} value={report.refused.length} />
       </Flex>
       {report.refused.length > 0 && (
-        <Table<RefusedRow>
+        <ScrollTable<RefusedRow>
           size="small"
           rowKey="row"
           dataSource={report.refused}

@@ -8,6 +8,7 @@ import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { useConsoleStore } from '../lib/console-store.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import type { Row } from '../lib/resource-api.ts';
+import { dependentsOf, narrowingOf } from './cascade.ts';
 import { fieldInput } from './field-input.tsx';
 import { fieldRules } from './field-rules.ts';
 import {
@@ -58,6 +59,8 @@ export function RecordForm({
   const clearFormValues = useConsoleStore((s) => s.clearFormValues);
 
   const record = useRecord(resource.name, id, { staleTime: 0 });
+  // The form's current choices: reference selects narrow each other by them (cascade.ts).
+  const watched = Form.useWatch([], form) as FormValues | undefined;
 
   const fields = useMemo(() => editableFields(resource), [resource]);
   const shownOnly = useMemo(() => readOnlyFields(resource), [resource]);
@@ -151,6 +154,12 @@ export function RecordForm({
     setConflict(false);
   };
 
+  /** Closing a New form without saving abandons it: it opens empty next time. */
+  const abandon = () => {
+    if (mode === 'create') clearFormValues(draftKey(resource));
+    onClose();
+  };
+
   const title =
     mode === 'create' ? t('resource.createTitle', { item: labels.one }) : t('resource.editTitle', { item: labels.one });
   const loadingRecord = mode === 'update' && record.isPending;
@@ -159,7 +168,7 @@ export function RecordForm({
     <Modal
       open
       title={title}
-      onCancel={onClose}
+      onCancel={abandon}
       destroyOnHidden
       width={640}
       footer={
@@ -174,7 +183,7 @@ export function RecordForm({
               {t('resource.clearForm')}
             </Button>
           )}
-          <Button onClick={onClose}>{t('action.cancel')}</Button>
+          <Button onClick={abandon}>{t('action.cancel')}</Button>
           <Button
             type="primary"
             htmlType="submit"
@@ -217,8 +226,14 @@ export function RecordForm({
           layout="vertical"
           initialValues={initialValues}
           onFinish={submit}
-          onValuesChange={(_changed, all) => {
-            if (mode === 'create') setFormValues(draftKey(resource), toDraft(resource, all));
+          onValuesChange={(changed, all) => {
+            // A new country, state or city clears the choices below it that it no longer contains.
+            const cleared: FormValues = {};
+            for (const name of Object.keys(changed))
+              for (const dependent of dependentsOf(resource, name))
+                if (all[dependent] !== undefined && all[dependent] !== null) cleared[dependent] = undefined;
+            if (Object.keys(cleared).length) form.setFieldsValue(cleared);
+            if (mode === 'create') setFormValues(draftKey(resource), toDraft(resource, { ...all, ...cleared }));
           }}
           scrollToFirstError
         >
@@ -238,7 +253,7 @@ export function RecordForm({
                 }
                 extra={def.kind === 'secret' && mode === 'update' ? t('resource.secretKeep') : undefined}
               >
-                {fieldInput(name, def, labels, index === 0)}
+                {fieldInput(name, def, labels, index === 0, narrowingOf(resource, name, watched))}
               </Form.Item>
             );
           })}

@@ -12,14 +12,16 @@ interface ReferenceSelectProps {
   placeholder?: string;
   'aria-label'?: string;
   autoFocus?: boolean;
+  /** Only records whose fields have these values (a form's chosen country narrows its states). */
+  narrow?: Record<string, number>;
 }
 
 /** Chooses records of another resource by their name, searching as the user types. */
-export function ReferenceSelect({ prefix, value, onChange, multiple, ...rest }: ReferenceSelectProps) {
+export function ReferenceSelect({ prefix, value, onChange, multiple, narrow, ...rest }: ReferenceSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
-  const { options: loaded, loading, error, remoteSearch } = useReferenceOptions(prefix, deferred);
+  const { options: loaded, loading, error, remoteSearch } = useReferenceOptions(prefix, deferred, narrow);
   const chosen = Array.isArray(value) ? value : typeof value === 'number' ? [value] : [];
   const options = useChosenOptions(prefix, chosen, loaded);
   return (

@@ -1,8 +1,10 @@
 import { CONSTANTS, type Condition, getResource } from '@lampyr/contract';
-import { Alert, App, Button, Card, Empty, Result, Space, Table, Typography, theme } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
-import { useMemo, useState } from 'react';
+import { Alert, App, Button, Card, Empty, Result, Space, Typography, theme } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { usePermissions } from '../data/permissions.ts';
 import { useReferenceNames } from '../data/reference-data.ts';
 import {
   defaultTimeWindow,
@@ -16,12 +18,15 @@ import { HttpError, isConflict } from '../lib/api-errors.ts';
 import { errorMessage } from '../lib/error-message.ts';
 import type { FilterObject, FilterValue, Row } from '../lib/resource-api.ts';
 import { selectedAccountId } from '../lib/session-storage.ts';
+import { BULK_ACTIONS } from './bulk-actions.ts';
 import { defaultColumns } from './column-chooser.tsx';
 import type { FilterApi } from './column-filters.tsx';
 import { useResourceLabels } from './labels.ts';
 import { RecordDetails } from './record-details.tsx';
 import { type FormTarget, RecordForm } from './record-form.tsx';
+import { useResourceExtras } from './resource-extras.tsx';
 import { ResourceToolbar } from './resource-toolbar.tsx';
+import { ScrollTable } from './scroll-table.tsx';
 import { useResourceColumns } from './use-resource-columns.tsx';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -35,18 +40,25 @@ export default function ResourcePage({
   resource: name,
   tableKey = name,
   fixedFilter,
+  extraColumns,
+  toolbarExtra,
 }: {
   resource: string;
   /** Whose table parameters: the resource's own, or a route's that shows it differently. */
   tableKey?: string;
   /** Always applied on top of the person's filters (a route showing a subset). */
   fixedFilter?: FilterObject;
+  /** A screen's own columns (the device list's lamp state), after the first column. */
+  extraColumns?: ColumnsType<Row>;
+  /** A screen's own filters in the toolbar. */
+  toolbarExtra?: ReactNode;
 }) {
   const resource = getResource(name);
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { message, modal } = App.useApp();
   const labels = useResourceLabels(resource);
+  const navigate = useNavigate();
   const { params, update, reset } = useTableParams(tableKey);
   // Readings and data logs are listed over a time range: the last 24 hours until one is picked.
   const [fallbackWindow, setFallbackWindow] = useState(() =>
@@ -55,6 +67,8 @@ export default function ResourcePage({
   const windowed = withTimeWindow(resource, params, fallbackWindow);
   const list = useResourceList(resource, windowed.params, fixedFilter);
   const { remove } = useResourceMutations(resource);
+  const permissions = usePermissions();
+  const canCreate = !resource.readOnly && permissions.can(resource.name, 'create');
   const [formTarget, setFormTarget] = useState<FormTarget>();
   const [viewing, setViewing] = useState<number>();
   const [search, setSearch] = useState(() => String(params.filters?.q ?? ''));
@@ -67,6 +81,7 @@ export default function ResourcePage({
   }, [params.selectedColumns, resource]);
   const rows = list.data?.content ?? [];
   const names = useReferenceNames(resource, rows, visible);
+  const extras = useResourceExtras(resource, rows);
   const anyFilter =
     Boolean(params.filters && Object.keys(params.filters).length) || Boolean(params.detailFilter?.length);
   const accountMissing = needsAccount(resource) && selectedAccountId() === undefined;
@@ -98,7 +113,7 @@ export default function ResourcePage({
     }
   };
 
-  const columns = useResourceColumns({
+  const generic = useResourceColumns({
     resource,
     labels,
     visible,
@@ -108,10 +123,17 @@ export default function ResourcePage({
     onEdit: (row) => setFormTarget({ mode: 'update', id: row.id }),
     onDelete: confirmDelete,
     deleting: remove.isPending,
+    can: { update: permissions.can(resource.name, 'update'), delete: permissions.can(resource.name, 'delete') },
+    extras,
   });
+  // A screen's own columns follow the first (the record's name), where they are seen without scrolling.
+  const columns = extraColumns?.length ? [...generic.slice(0, 1), ...extraColumns, ...generic.slice(1)] : generic;
 
   const total = list.data?.totalElements ?? 0;
   const failed = list.isError && !list.data;
+  // Rows chosen for a bulk action (kept across pages), on resources that have any.
+  const bulk = BULK_ACTIONS[resource.name];
+  const [chosen, setChosen] = useState<number[]>([]);
 
   return (
     <Card>
@@ -138,6 +160,8 @@ export default function ResourcePage({
         }}
         refreshing={list.isFetching}
         onCreate={() => setFormTarget({ mode: 'create' })}
+        canCreate={canCreate}
+        extra={toolbarExtra}
       />
 
       {accountMissing && (
@@ -167,6 +191,21 @@ export default function ResourcePage({
         />
       )}
 
+      {bulk && chosen.length > 0 && (
+        <Space wrap role="toolbar" aria-label={t('bulk.toolbar')} style={{ marginBottom: token.margin }}>
+          <Typography.Text strong data-testid="bulk-count">
+            {t('bulk.selected', { count: chosen.length })}
+          </Typography.Text>
+          {bulk.map((action) => (
+            <Button key={action.label} onClick={() => navigate(action.to(chosen))}>
+              {t(action.label)}
+            </Button>
+          ))}
+          <Button type="link" onClick={() => setChosen([])}>
+            {t('bulk.clear')}
+          </Button>
+        </Space>
+      )}
       {failed ? (
         <Result
           status="error"
@@ -184,13 +223,21 @@ export default function ResourcePage({
           }
         />
       ) : (
-        <Table<Row>
+        <ScrollTable<Row>
           rowKey="id"
           size="middle"
           columns={columns}
           dataSource={rows}
           loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
+          rowSelection={
+            bulk
+              ? {
+                  selectedRowKeys: chosen,
+                  preserveSelectedRowKeys: true,
+                  onChange: (keys) => setChosen(keys.map(Number)),
+                }
+              : undefined
+          }
           locale={{
             emptyText: list.isPending ? (
               <span />
@@ -200,7 +247,7 @@ export default function ResourcePage({
                   anyFilter ? t('resource.noMatch') : t('resource.empty', { title: labels.title.toLocaleLowerCase() })
                 }
               >
-                {!anyFilter && !resource.readOnly && (
+                {!anyFilter && canCreate && (
                   <Button type="primary" onClick={() => setFormTarget({ mode: 'create' })}>
                     {t('resource.create', { item: labels.one })}
                   </Button>

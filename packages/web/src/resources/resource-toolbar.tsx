@@ -2,6 +2,7 @@ import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Condition, ResourceDef } from '@lampyr/contract';
 import { Button, DatePicker, Flex, Input, Space, Typography, theme } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TableParams } from '../lib/console-store.ts';
 import type { FilterObject } from '../lib/resource-api.ts';
@@ -53,6 +54,8 @@ export function ResourceToolbar({
   onRefresh,
   refreshing,
   onCreate,
+  canCreate,
+  extra,
 }: {
   resource: ResourceDef;
   labels: ResourceLabels;
@@ -71,6 +74,10 @@ export function ResourceToolbar({
   onRefresh: () => void;
   refreshing: boolean;
   onCreate: () => void;
+  /** Whether the person may add records here (usePermissions): New and Import show only then. */
+  canCreate: boolean;
+  /** A screen's own filters, before the search (the device list's street). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
@@ -88,6 +95,7 @@ export function ResourceToolbar({
         )}
       </Typography.Title>
       <Space wrap>
+        {extra}
         {searchable && (
           <Input.Search
             allowClear
@@ -123,6 +131,7 @@ export function ResourceToolbar({
         <TransferActions
           resource={resource}
           labels={labels}
+          canImport={canCreate}
           params={{
             filter: { ...(params.filters ?? {}), ...(fixedFilter ?? {}) },
             detailFilter: windowFilter,
@@ -131,7 +140,7 @@ export function ResourceToolbar({
           }}
         />
         <Button icon={<ReloadOutlined />} onClick={onRefresh} loading={refreshing} aria-label={t('action.refresh')} />
-        {!resource.readOnly && (
+        {!resource.readOnly && canCreate && (
           <Button type="primary" icon={<PlusOutlined />} onClick={onCreate}>
             {t('resource.create', { item: labels.one })}
           </Button>

@@ -14,10 +14,13 @@ export function TransferActions({
   resource,
   labels,
   params,
+  canImport,
 }: {
   resource: ResourceDef;
   labels: ResourceLabels;
   params: ExportParams;
+  /** Whether the person may add records here (an import creates them). */
+  canImport: boolean;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -53,7 +56,7 @@ export function TransferActions({
           </Tooltip>
         ))}
       </Space.Compact>
-      {!resource.readOnly && (
+      {!resource.readOnly && canImport && (
         <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
           {t('transfer.import')}
         </Button>

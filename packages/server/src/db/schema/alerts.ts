@@ -1,7 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { deviceChannelTemplates, deviceModels, devices, deviceTypes } from './assets.ts';
 import { at, refColumn } from './columns.ts';
+import { gateways } from './gateways.ts';
 import { resourceTable } from './resource-table.ts';
 import { accounts, scopedColumns as scoped, users } from './system.ts';
 
@@ -121,9 +132,17 @@ export const alertLogs = resourceTable(
       clearReason: text(),
       comment: text(),
       shelvedUntil: at(),
+      /** A `gatewayLoss` alarm's gateway (it names no device). */
+      gatewayId: refColumn().references(() => gateways.id, { onDelete: 'cascade' }),
+      /** What the alarm is about beyond its value: a fault rule's figures, a gateway's lone luminaires. */
+      details: jsonb(),
     },
     (t) => [
       index().on(t.accountId, t.dateTime),
+      // At most one active gateway-loss alarm per gateway (the key above never matches: no device).
+      uniqueIndex('alert_logs_active_gateway')
+        .on(t.gatewayId, t.kind)
+        .where(sql`${t.isActive} AND ${t.gatewayId} IS NOT NULL`),
       // At most one active alarm per (device, channel, sub-channel, template, kind): the engine raises
       // with INSERT ... ON CONFLICT DO NOTHING against it, never read-then-write. A node-loss alarm has
       // neither channel nor template; coalesce makes those unique per device too (PostgreSQL 15 and
@@ -207,6 +226,8 @@ export const alertNotificationList = resourceTable(
       sentAt: at(),
       dedupeKey: text(),
       language: text(),
+      /** A file sent with the mail (a scheduled report, report_files); no foreign key: the file table comes later. */
+      attachmentId: refColumn(),
     },
     (t) => [
       index().on(t.accountId, t.dateTime),

@@ -66,6 +66,8 @@ export const deviceModels = resourceTable(
     parameterGroupCode: text().notNull(),
     classType: text(),
     ratedPower: doublePrecision(),
+    /** The supply voltage its luminaires expect (V); 230 when not stated (fault detection). */
+    nominalVoltage: doublePrecision(),
   }),
 );
 
@@ -163,6 +165,8 @@ export const deviceConnectionStatus = resourceTable(
       linkMargin: doublePrecision(),
       healthAt: at(),
       gatewayEui: text(),
+      /** Every gateway that heard its newest frame (a luminaire heard by one only is lost with it). */
+      gatewayEuis: text().array(),
     },
     (t) => [uniqueIndex().on(t.deviceId), index().on(t.accountId, t.status)],
   ),

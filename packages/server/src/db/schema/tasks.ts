@@ -302,6 +302,7 @@ export const overrides = resourceTable(
       deviceIds: jsonb().notNull(),
       deviceCount: integer().notNull(),
       cancelledAt: at(),
+      autonomousProfileId: refColumn().references(() => autonomousProfiles.id, { onDelete: 'set null' }),
     },
     (t) => [index().on(t.accountId, t.createdAt), index().on(t.status, t.until)],
   ),

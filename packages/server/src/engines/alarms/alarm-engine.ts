@@ -6,8 +6,11 @@ import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
 import { column } from '../../ingest/array-codec.ts';
+import { FaultEngine } from '../faults/fault-engine.ts';
+import { GatewayHealth } from '../faults/gateway-health.ts';
 import { NodeLossWatcher } from '../node-loss/node-loss-watcher.ts';
 import type { Notifier } from '../notifications/notifier.ts';
+import type { Leadership } from '../scheduler/leadership.ts';
 import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
 import { AlarmTimers } from './alarm-timers.ts';
 import { clears, holds } from './conditions.ts';
@@ -39,7 +42,22 @@ export interface AlarmEngineOptions {
   resyncMs?: number;
   /** Seconds in a configured "minute" (durations, repeats, heartbeats): 60, or less in tests. */
   minuteSeconds?: number;
+  /** Lamp fault detection: its times scaled (tests), how long a commanded state is trusted (ms). */
+  faults?: { timeScale?: number; commandRefreshMs?: number };
+  /** With several replicas: timers and node loss tick only on the engines' leader (none: always). */
+  leadership?: Leadership;
 }
+
+/** What changes what a lamp is commanded to (engines/faults/commanded.ts). */
+const COMMAND_RESOURCES = ['channel-write-values', 'overrides'];
+const SCHEDULE_RESOURCES = [
+  'task-groups',
+  'task-group-members',
+  'task-group-profiles',
+  'profiles',
+  'task-profile-timings',
+  'task-profile-execution-periods',
+];
 
 /** What every command resource change that can alter which templates watch what. */
 const RULE_RESOURCES = [
@@ -95,6 +113,9 @@ export class AlarmEngine implements AlarmCommands {
   private recovering = new Set<number>();
   readonly alarmTimers: AlarmTimers;
   readonly nodeLoss: NodeLossWatcher;
+  /** Lamp faults from readings and commanded state, and silent gateways (issue 13). */
+  readonly faults: FaultEngine;
+  readonly gateways: GatewayHealth;
   private readonly minuteSeconds: number;
   private readonly onError: (error: unknown) => void;
 
@@ -103,6 +124,14 @@ export class AlarmEngine implements AlarmCommands {
     this.onError = options.onError ?? (() => {});
     this.alarmTimers = new AlarmTimers(options.db, options.notifier, this.minuteSeconds, this.onError);
     this.nodeLoss = new NodeLossWatcher(options.db, this.minuteSeconds);
+    this.faults = new FaultEngine({
+      db: options.db,
+      live: options.live,
+      onError: this.onError,
+      minuteSeconds: this.minuteSeconds,
+      ...options.faults,
+    });
+    this.gateways = new GatewayHealth(options.db, this.minuteSeconds);
   }
 
   /** Loads the rules and active alarms, listens for changes and starts ticking. */
@@ -111,6 +140,15 @@ export class AlarmEngine implements AlarmCommands {
       for (const action of ['create', 'update', 'delete'] as const) {
         if (commands) this.unsubscribe.push(commands.on(resource, action, () => this.rulesChanged()));
       }
+    }
+    for (const action of ['create', 'update', 'delete'] as const) {
+      if (!commands) break;
+      for (const resource of ['devices', 'device-models', 'device-channel-templates'])
+        this.unsubscribe.push(commands.on(resource, action, () => this.faults.devicesChanged()));
+      for (const resource of COMMAND_RESOURCES)
+        this.unsubscribe.push(commands.on(resource, action, () => this.faults.commanded.invalidate()));
+      for (const resource of SCHEDULE_RESOURCES)
+        this.unsubscribe.push(commands.on(resource, action, () => this.faults.commanded.invalidateSchedules()));
     }
     const tickMs = this.options.tickMs ?? 5_000;
     if (tickMs > 0) {
@@ -122,11 +160,14 @@ export class AlarmEngine implements AlarmCommands {
     }
     const resyncMs = this.options.resyncMs ?? 30_000;
     if (resyncMs > 0) {
-      const timer = setInterval(() => this.enqueue(() => this.reload()), resyncMs);
+      const timer = setInterval(() => {
+        this.enqueue(() => this.reload());
+        this.faults.devicesChanged();
+      }, resyncMs);
       timer.unref();
       this.timers.push(timer);
     }
-    return this.ready();
+    return Promise.all([this.ready(), this.faults.ready()]).then(() => {});
   }
 
   async stop(): Promise<void> {
@@ -141,6 +182,7 @@ export class AlarmEngine implements AlarmCommands {
   async idle(): Promise<void> {
     await this.chain;
     await this.ticking;
+    await this.faults.idle();
   }
 
   private ready(): Promise<void> {
@@ -196,6 +238,7 @@ export class AlarmEngine implements AlarmCommands {
    */
   onCommitted(readings: readonly CommittedReading[], seen: readonly CommittedSighting[] = []): void {
     if (!readings.length && !seen.length) return;
+    this.faults.onCommitted(readings);
     this.pendingReadings.push(readings);
     if (seen.length) this.pendingSeen.push(seen);
     if (this.evaluating) return;
@@ -519,6 +562,8 @@ export class AlarmEngine implements AlarmCommands {
   }
 
   private async runTick(): Promise<void> {
+    // Timers and node loss run once across replicas: on the engines' leader.
+    if (this.options.leadership && !(await this.options.leadership.isLeader())) return;
     await this.ready();
     const events = new Map<number, LiveEvent[]>();
     for (const row of await this.nodeLoss.recovered()) {
@@ -530,6 +575,10 @@ export class AlarmEngine implements AlarmCommands {
       this.lost.set(Number(row.device_id), Number(row.id));
       push(events, row, 'raised');
     }
+    // Communication loss is a lamp fault too: a report for the crew.
+    await this.faults.reportCommunicationLoss(raised);
+    for (const row of await this.gateways.recovered()) push(events, row, 'cleared');
+    for (const row of await this.gateways.sweep()) push(events, row, 'raised');
     for (const [accountId, list] of events) this.options.live.publish(accountId, list);
     await this.alarmTimers.fireDue();
   }

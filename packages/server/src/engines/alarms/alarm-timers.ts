@@ -1,6 +1,7 @@
 import { splitRecipientList as splitRecipients } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
+import { translator } from '../../i18n/translate.ts';
 import type { NotificationRequest, Notifier } from '../notifications/notifier.ts';
 import { idList, rowsOf } from './alarm-rows.ts';
 
@@ -49,7 +50,7 @@ export class AlarmTimers {
           now() AS now,
           l.is_active, l.state, l.shelved_until, l.alert_level, l.device_id, l.device_type_id, l.value, l.unit,
           l.date_time, l.kind, l.event_name,
-          d.name AS device_name, r.name AS region_name, p.name AS template_name,
+          coalesce(d.name, gw.name) AS device_name, r.name AS region_name, p.name AS template_name,
           e.event_name AS e_name, e.is_forever AS e_forever, e.start_time AS e_start, e.end_time AS e_end,
           e.priority AS e_priority, e.reporting_frequency AS e_frequency, e.notify_sms AS e_sms, e.sms_list AS e_sms_list,
           e.notify_email AS e_email, e.email_list AS e_email_list, e.notify_push AS e_push,
@@ -60,6 +61,7 @@ export class AlarmTimers {
         JOIN alert_logs l ON l.id = t.alert_log_id
         LEFT JOIN alert_events e ON e.id = t.alert_event_id
         LEFT JOIN devices d ON d.id = l.device_id
+        LEFT JOIN gateways gw ON gw.id = l.gateway_id
         LEFT JOIN regions r ON r.id = l.region_id
         LEFT JOIN alert_parameter_templates p ON p.id = l.template_id
         LEFT JOIN LATERAL (
@@ -184,6 +186,8 @@ export class AlarmTimers {
 
   private request(t: Row, dedupeKey: string, channels: NotificationRequest['channels']): NotificationRequest {
     const nodeLoss = t.kind === 'nodeLoss';
+    // A fault or gateway alarm is named by its rule (engines/faults), whatever event notifies about it.
+    const ruled = t.kind !== 'threshold' && !nodeLoss;
     return {
       accountId: Number(t.account_id),
       alertLogId: Number(t.alert_log_id),
@@ -194,7 +198,11 @@ export class AlarmTimers {
       vars: {
         device: String(t.device_name ?? `#${t.device_id}`),
         level: String(t.alert_level),
-        template: nodeLoss ? 'Node loss' : String(t.template_name ?? t.event_name ?? ''),
+        template: nodeLoss
+          ? 'Node loss'
+          : ruled
+            ? translator('en')(`faults.rules.${String(t.kind)}`)
+            : String(t.template_name ?? t.event_name ?? ''),
         value: t.value === null || t.value === undefined ? '' : String(t.value),
         unit: String(t.unit ?? ''),
         time: iso(t.date_time),

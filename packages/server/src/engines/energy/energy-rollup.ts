@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
+import type { Leadership } from '../scheduler/leadership.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -115,9 +116,14 @@ export class EnergyEngine {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  start(everyMs = 5 * 60_000): () => void {
-    this.tick().catch(this.onError);
-    this.timer = setInterval(() => this.tick().catch(this.onError), everyMs);
+  /** Rolls up now and every `everyMs`; with a leadership, only while this replica leads. */
+  start(everyMs = 5 * 60_000, leadership?: Leadership): () => void {
+    const run = async () => {
+      if (leadership && !(await leadership.isLeader())) return;
+      await this.tick();
+    };
+    run().catch(this.onError);
+    this.timer = setInterval(() => run().catch(this.onError), everyMs);
     this.timer.unref();
     return () => clearInterval(this.timer);
   }

@@ -2,7 +2,7 @@ import { smtpEndpoint } from '@lampyr/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { SecretBox } from '../../auth/secret-box.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import type { MailAttachment, Mailer } from '../../mail/mailer.ts';
 import { DeliveryError, redact, smtpFailure } from './delivery-error.ts';
 import type { Message } from './messages.ts';
 
@@ -35,10 +35,15 @@ export class EmailChannel {
     private readonly timeoutMs: number,
   ) {}
 
-  async send(service: MailService | undefined, to: string, message: Message): Promise<void> {
+  async send(
+    service: MailService | undefined,
+    to: string,
+    message: Message,
+    attachments: MailAttachment[] = [],
+  ): Promise<void> {
     if (!service) {
       try {
-        await this.fallback.send({ to, subject: message.subject, text: message.body });
+        await this.fallback.send({ to, subject: message.subject, text: message.body, attachments });
       } catch (error) {
         throw smtpFailure(error);
       }
@@ -51,6 +56,7 @@ export class EmailChannel {
         to,
         subject: message.subject,
         text: message.body,
+        attachments,
         disableFileAccess: true,
         disableUrlAccess: true,
       });

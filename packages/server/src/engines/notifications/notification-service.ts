@@ -125,6 +125,11 @@ export class NotificationService implements Notifier {
     return Boolean(membership && allows(membership.permissions, 'alert-logs', 'read'));
   }
 
+  /** Wakes the delivery loop: rows were queued by another writer (the report scheduler). */
+  wake(): void {
+    this.kick();
+  }
+
   private kick(): void {
     if (!this.started) return;
     if (this.running) {

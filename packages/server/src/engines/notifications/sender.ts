@@ -2,9 +2,14 @@ import type { Agent } from 'node:https';
 import { and, eq } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secret-box.ts';
 import type { Db } from '../../db/connect.ts';
-import { type alertNotificationList, alertNotificationSettings, pushSubscriptions } from '../../db/schema/index.ts';
+import {
+  type alertNotificationList,
+  alertNotificationSettings,
+  pushSubscriptions,
+  reportFiles,
+} from '../../db/schema/index.ts';
 import type { LiveEvents } from '../../events/live-events.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import type { MailAttachment, Mailer } from '../../mail/mailer.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { EmailChannel } from './email-channel.ts';
 import { CONSOLES, servicesByType, WEB_PUSH_PREFIX } from './notification-queue.ts';
@@ -58,7 +63,7 @@ export class Sender {
     }
     if (channel === 'appPush' && recipient.startsWith(WEB_PUSH_PREFIX)) return this.sendWebPush(row);
     const service = await this.service(row, channel);
-    if (channel === 'email') return this.email.send(service, recipient, message);
+    if (channel === 'email') return this.email.send(service, recipient, message, await this.attachments(row));
     if (channel === 'sms') {
       if (!service) throw new DeliveryError('No SMS gateway is configured for the account', true);
       return sendSms(service, this.options.secretBox, recipient, message.body, this.options.timeoutMs);
@@ -78,6 +83,18 @@ export class Sender {
       if (service?.notificationType === channel) return service;
     }
     return (await servicesByType(this.options.db, row.accountId)).get(channel);
+  }
+
+  /** The file a row names (a scheduled report), from the row's own account only. */
+  private async attachments(row: NotificationRow): Promise<MailAttachment[]> {
+    if (!row.attachmentId) return [];
+    const [file] = await this.options.db
+      .select()
+      .from(reportFiles)
+      .where(and(eq(reportFiles.id, row.attachmentId), eq(reportFiles.accountId, row.accountId)))
+      .limit(1);
+    if (!file) throw new DeliveryError('The report file of this mail was removed', true);
+    return [{ filename: file.filename, contentType: file.contentType, content: Buffer.from(file.content, 'base64') }];
   }
 
   private async sendWebPush(row: NotificationRow): Promise<void> {

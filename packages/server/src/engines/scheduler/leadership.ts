@@ -1,6 +1,9 @@
 import pg from 'pg';
 
-/** Whether this process should run the engines that must run once (the scheduler). */
+/**
+ * Whether this process should run the engines that must run once: the scheduler, the alarm timers
+ * and node loss, the connection watcher, the energy rollup, retention jobs — all under one lock.
+ */
 export interface Leadership {
   isLeader(): Promise<boolean>;
   close(): Promise<void>;
@@ -22,8 +25,10 @@ export const SCHEDULER_LOCK_KEY = 0x6c616d70_7363686n;
  */
 export class AdvisoryLockLeader implements Leadership {
   private client?: pg.Client;
-  private leading = false;
+  private leading_ = false;
   private connecting?: Promise<pg.Client | undefined>;
+  private checking?: Promise<boolean>;
+  private watcher?: NodeJS.Timeout;
 
   constructor(
     private readonly url: string,
@@ -31,11 +36,35 @@ export class AdvisoryLockLeader implements Leadership {
     private readonly onChange: (leading: boolean) => void = () => {},
   ) {}
 
-  async isLeader(): Promise<boolean> {
+  /** Asks now (one question at a time: engines ticking together share it). */
+  isLeader(): Promise<boolean> {
+    this.checking ??= this.check().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  /**
+   * Asks every `everyMs` even when no engine is due, so a follower takes over within that time of
+   * the leader's end and the change is told at once.
+   */
+  watch(everyMs = 2000): this {
+    clearInterval(this.watcher);
+    this.watcher = setInterval(() => void this.isLeader(), everyMs);
+    this.watcher.unref();
+    void this.isLeader();
+    return this;
+  }
+
+  get leading(): boolean {
+    return this.leading_;
+  }
+
+  private async check(): Promise<boolean> {
     const client = await this.connection();
     if (!client) return this.set(false);
     try {
-      if (this.leading) {
+      if (this.leading_) {
         // Still the same session (a dead one fails here, and the lock is gone with it).
         await client.query('SELECT 1');
         return true;
@@ -51,6 +80,7 @@ export class AdvisoryLockLeader implements Leadership {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.watcher);
     const client = this.client;
     this.client = undefined;
     this.set(false);
@@ -58,8 +88,8 @@ export class AdvisoryLockLeader implements Leadership {
   }
 
   private set(leading: boolean): boolean {
-    if (leading !== this.leading) {
-      this.leading = leading;
+    if (leading !== this.leading_) {
+      this.leading_ = leading;
       this.onChange(leading);
     }
     return leading;
@@ -74,7 +104,13 @@ export class AdvisoryLockLeader implements Leadership {
   private connection(): Promise<pg.Client | undefined> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url, application_name: 'lampyr-scheduler-leader' });
+      const client = new pg.Client({
+        connectionString: this.url,
+        application_name: 'lampyr-engines-leader',
+        keepAlive: true,
+        connectionTimeoutMillis: 5000,
+        query_timeout: 3000,
+      });
       client.on('error', () => this.drop(client));
       client.on('end', () => this.drop(client));
       try {

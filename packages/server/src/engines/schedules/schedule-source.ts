@@ -236,6 +236,16 @@ export class ScheduleSource {
     return rows.map(deviceOf);
   }
 
+  /** Devices by id, of any account (the fault engine plans the ones it hears from). */
+  async devicesByIds(deviceIds: readonly number[]): Promise<ScheduleDevice[]> {
+    if (!deviceIds.length) return [];
+    const rows = rowsOf(
+      await this.db.execute(sql`SELECT ${DEVICE_COLUMNS} FROM ${DEVICE_FROM}
+        WHERE d.id = ANY(${`{${deviceIds.join(',')}}`}::bigint[]) ORDER BY d.id`),
+    );
+    return rows.map(deviceOf);
+  }
+
   /** Every device of every account, for the scheduler. */
   async serverTimedDevices(): Promise<ScheduleDevice[]> {
     const rows = rowsOf(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { FALLBACK_TIME_ZONE } from '../../data/time-zones.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import { type Place, type SunDay, sunDay } from './sun-day.ts';
@@ -6,8 +7,7 @@ import { addDays, localDate, localTime } from './zoned-time.ts';
 
 /** Days ahead the Sunset/sunrise table always covers (DEVICES.md). */
 export const SUN_TABLE_DAYS = 400;
-/** The zone of a city whose city and country name none. */
-export const FALLBACK_TIME_ZONE = 'UTC';
+export { FALLBACK_TIME_ZONE };
 
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 

@@ -24,10 +24,13 @@ export function HeaderBar({
   collapsed,
   onToggle,
   account,
+  compact = false,
 }: {
   collapsed: boolean;
   onToggle: () => void;
   account: AccountSummary | undefined;
+  /** A narrow window (a phone): the title wraps onto its own row under the controls, never cut. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
@@ -39,11 +42,26 @@ export function HeaderBar({
         borderBottom: `1px solid ${token.colorBorderSecondary}`,
         position: 'sticky',
         top: 0,
-        zIndex: 10,
+        // Above a table's fixed columns (antd stacks them up to twice the column count).
+        zIndex: 100,
+        ...(compact
+          ? {
+              height: 'auto',
+              lineHeight: token.lineHeight,
+              paddingBlock: token.paddingXS,
+              paddingInline: token.paddingXS,
+            }
+          : {}),
       }}
     >
-      <Flex align="center" justify="space-between" gap={token.margin} style={{ height: '100%' }}>
-        <Flex align="center" gap={token.marginSM} style={{ minWidth: 0 }}>
+      <Flex
+        align="center"
+        justify="space-between"
+        wrap={compact}
+        gap={compact ? token.marginXS : token.margin}
+        style={{ height: '100%' }}
+      >
+        <Flex align="center" gap={token.marginSM} style={{ minWidth: 0, order: compact ? 0 : undefined }}>
           <Button
             type="text"
             onClick={onToggle}
@@ -51,9 +69,11 @@ export function HeaderBar({
             aria-expanded={!collapsed}
             icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
           />
-          <Typography.Title level={1} ellipsis style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
-            {title}
-          </Typography.Title>
+          {!compact && (
+            <Typography.Title level={1} ellipsis style={{ margin: 0, fontSize: token.fontSizeHeading4 }}>
+              {title}
+            </Typography.Title>
+          )}
         </Flex>
         <Space size="small">
           <AlertSettings />
@@ -61,6 +81,15 @@ export function HeaderBar({
           <LanguageMenu />
           <ThemeSwitch />
         </Space>
+        {compact && (
+          <Typography.Title
+            level={1}
+            data-testid="section-title"
+            style={{ margin: 0, flexBasis: '100%', fontSize: token.fontSizeHeading5, overflowWrap: 'anywhere' }}
+          >
+            {title}
+          </Typography.Title>
+        )}
       </Flex>
     </Layout.Header>
   );

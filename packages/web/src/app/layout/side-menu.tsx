@@ -3,6 +3,7 @@ import { Flex, Menu, type MenuProps, Typography, theme } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { usePermissions } from '../../data/permissions.ts';
 import { useTopologyMenu } from '../../data/topology-menu.ts';
 import { storedUser } from '../../lib/session-storage.ts';
 import { MENU_GROUPS } from '../menu.ts';
@@ -20,12 +21,15 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const location = useLocation();
   const navigate = useNavigate();
   const topology = useTopologyMenu();
+  const permissions = usePermissions();
 
   const items = useMemo<Item[]>(() => {
     const operator = storedUser()?.isPlatformOperator === true;
     const groups: Item[] = MENU_GROUPS.map((group) => {
       const children: Item[] = group.entries
         .filter((e) => !e.hidden && (!e.operatorsOnly || operator))
+        // A screen of a resource the person may not read is not offered.
+        .filter((e) => !e.resource || permissions.can(e.resource, 'read'))
         .map((e) => ({ key: entryKey(e.path, e.search), label: t(e.label) }));
       if (group.key === 'assets-devices' && topology.length > 0) {
         children.push({
@@ -38,7 +42,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       return { key: group.key, icon: GROUP_ICONS[group.key], label: t(group.label), children };
     });
     return groups;
-  }, [t, topology]);
+  }, [t, topology, permissions]);
 
   const selected = location.search ? `${location.pathname}${location.search}` : location.pathname;
   const initialOpen = useMemo(() => {

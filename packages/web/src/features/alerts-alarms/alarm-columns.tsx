@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useReferenceNames } from '../../data/reference-data.ts';
+import { type Formatter, formatter, useFormat } from '../../lib/format.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 
@@ -61,9 +62,10 @@ export function StateBadge({ row }: { row: Row }) {
   );
 }
 
-export function formatValue(row: Row): string {
+export function formatValue(row: Row, format: Formatter = formatter('en')): string {
   if (row.value === null || row.value === undefined) return '–';
-  return `${String(row.value)}${typeof row.unit === 'string' && row.unit ? ` ${row.unit}` : ''}`;
+  const unit = typeof row.unit === 'string' ? row.unit : undefined;
+  return typeof row.value === 'number' ? format.unit(row.value, unit) : `${String(row.value)}${unit ? ` ${unit}` : ''}`;
 }
 
 /**
@@ -78,19 +80,39 @@ export function useAlarmColumns(
 ): ColumnsType<Row> {
   const { t } = useTranslation();
   const labels = useResourceLabels(alarmsResource);
+  const format = useFormat();
   const screens = Grid.useBreakpoint();
-  const names = useReferenceNames(alarmsResource, rows, ['deviceId', 'templateId', 'regionId']);
+  const names = useReferenceNames(alarmsResource, rows, ['deviceId', 'templateId', 'regionId', 'gatewayId']);
   const nameOf = (prefix: string, id: unknown): ReactNode =>
     typeof id === 'number' ? (names.get(prefix)?.get(id) ?? `#${String(id)}`) : '–';
   // The device opens its details (latest values, connection, charts): where an operator looks next.
+  // A gateway-loss alarm names its gateway instead.
   const deviceOf = (r: Row): ReactNode =>
     typeof r.deviceId === 'number' ? (
       <Link to={`/assets-devices/device-details?id=${String(r.deviceId)}`}>{nameOf('devices', r.deviceId)}</Link>
+    ) : typeof r.gatewayId === 'number' ? (
+      nameOf('gateway', r.gatewayId)
     ) : (
       '–'
     );
-  const templateOf = (r: Row) =>
-    r.kind === 'nodeLoss' ? t('alarms.kind.nodeLoss') : nameOf('alert-device-parameter-templates', r.templateId);
+  // Node loss, the lamp fault rules and gateway loss are named by their kind; a gateway's alarm also
+  // says which luminaires were heard only through it.
+  const templateOf = (r: Row): ReactNode => {
+    if (typeof r.kind !== 'string' || r.kind === 'threshold')
+      return nameOf('alert-device-parameter-templates', r.templateId);
+    const name = t(`alarms.kind.${r.kind}`);
+    if (r.kind !== 'gatewayLoss' || typeof r.eventName !== 'string') return name;
+    return (
+      <Tooltip title={r.eventName}>
+        <Flex vertical>
+          <span>{name}</span>
+          <Typography.Text type="secondary" ellipsis style={{ maxWidth: 320 }}>
+            {r.eventName}
+          </Typography.Text>
+        </Flex>
+      </Tooltip>
+    );
+  };
   const time = (r: Row) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–');
   const level: ColumnsType<Row>[number] = {
     key: 'alertLevel',
@@ -110,7 +132,7 @@ export function useAlarmColumns(
               <Typography.Text strong>{deviceOf(r)}</Typography.Text>
             </Flex>
             <Typography.Text>
-              {templateOf(r)} · {formatValue(r)}
+              {templateOf(r)} · {formatValue(r, format)}
             </Typography.Text>
             <Typography.Text type="secondary">{time(r)}</Typography.Text>
             <StateBadge row={r} />
@@ -133,7 +155,7 @@ export function useAlarmColumns(
       key: 'value',
       title: labels.field('value'),
       align: 'right',
-      render: (_v, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatValue(r)}</span>,
+      render: (_v, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatValue(r, format)}</span>,
     },
     { key: 'state', title: labels.field('state'), render: (_v, r) => <StateBadge row={r} /> },
     ...extra,

@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Table, Tooltip, Typography, theme } from 'antd';
+import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Tooltip, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
 import type { ListParams, Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { usePaging } from './use-paging.ts';
 
@@ -128,10 +129,9 @@ export default function NotificationListPage() {
           {errorMessage(list.error, t)}
         </Typography.Paragraph>
       )}
-      <Table<Row>
+      <ScrollTable<Row>
         rowKey="id"
         size="small"
-        scroll={{ x: 'max-content' }}
         loading={list.isLoading || list.isFetching}
         dataSource={rows}
         locale={{ emptyText: <Empty description={t('alarms.notifications.none')} /> }}

@@ -1,5 +1,5 @@
 import { ALARM_KINDS, ALARM_STATES, ALERT_LEVELS, type Condition } from '@lampyr/contract';
-import { Button, Card, DatePicker, Empty, Flex, Select, Table, Typography, theme } from 'antd';
+import { Button, Card, DatePicker, Empty, Flex, Select, Typography, theme } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/error-message.ts';
 import type { FilterObject, ListParams, Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { TransferActions } from '../../resources/transfer-actions.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { alarmsResource, useAlarmColumns, useRegionName } from './alarm-columns.tsx';
@@ -107,6 +108,7 @@ export default function AlarmHistoryPage() {
         <TransferActions
           resource={alarmsResource}
           labels={labels}
+          canImport={false}
           params={{ filter: params.filter, detailFilter: params.detailFilter, sort: params.pageable.sort }}
         />
       </ScreenTitle>
@@ -187,10 +189,9 @@ export default function AlarmHistoryPage() {
           {errorMessage(list.error, t)}
         </Typography.Paragraph>
       )}
-      <Table<Row>
+      <ScrollTable<Row>
         rowKey="id"
         size="small"
-        scroll={{ x: 'max-content' }}
         loading={list.isLoading || list.isFetching}
         dataSource={rows}
         columns={columns}

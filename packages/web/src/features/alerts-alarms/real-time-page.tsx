@@ -1,5 +1,5 @@
 import { CheckOutlined, ClockCircleOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Flex, Space, Switch, Table, Tooltip, Typography, theme } from 'antd';
+import { Button, Card, Empty, Flex, Space, Switch, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { usePagedList } from '../../data/resource-list.ts';
 import { ALARMS, OPEN_STATES } from '../../lib/alarm-cache.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import type { ListParams, Row } from '../../lib/resource-api.ts';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { useAlarmColumns } from './alarm-columns.tsx';
 import { useAlarmAction } from './use-alarm-action.tsx';
@@ -124,7 +125,7 @@ export default function RealTimeAlarmsPage() {
           {errorMessage(list.error, t)}
         </Typography.Paragraph>
       )}
-      <Table<Row>
+      <ScrollTable<Row>
         rowKey="id"
         size="small"
         loading={list.isLoading || list.isFetching}

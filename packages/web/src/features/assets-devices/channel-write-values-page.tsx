@@ -12,10 +12,10 @@ import {
   Select,
   Slider,
   Space,
-  Table,
   Typography,
   theme,
 } from 'antd';
+import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -28,14 +28,19 @@ import {
   useList,
   useRecord,
 } from '../../data/device-data.ts';
+import { useLampStates, useStreets } from '../../data/lamp-states.ts';
+import { usePermissions } from '../../data/permissions.ts';
 import { useReferenceNames } from '../../data/reference-data.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { type Formatter, useFormat } from '../../lib/format.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import ResourcePage from '../../resources/resource-page.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
+import { LampStateTag } from './lamp-state-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
 import { type Command, sendCommand } from './send-writes.ts';
 
@@ -47,7 +52,22 @@ const SELECT_ALL_LIMIT = 1000;
 interface Filters {
   regionId?: number;
   deviceTypeModelId?: number;
+  street?: string;
   q?: string;
+}
+
+/** What a command will do to how many lights, as its confirmation says it. */
+export function commandConsequence(
+  command: Command,
+  count: number,
+  t: TFunction,
+  format: Formatter,
+  channel = command.code,
+): string {
+  if (command.code === 'lamp')
+    return t(command.value ? 'liveControl.willTurnOn' : 'liveControl.willTurnOff', { count });
+  if (command.code === 'dim') return t('liveControl.willDim', { count, level: format.percent(command.value, 0) });
+  return t('liveControl.willWrite', { count, channel, value: format.number(command.value) });
 }
 
 /** The Live Control entry: on, off or a dim level for one device or a selection, confirmed first. */
@@ -67,6 +87,8 @@ export default function LiveControlPage() {
   const [channelCode, setChannelCode] = useState<string | undefined>();
   const [channelValue, setChannelValue] = useState<number>(0);
   const [sending, setSending] = useState(false);
+  const permissions = usePermissions();
+  const format = useFormat();
 
   const listParams = {
     filter: { ...filters },
@@ -88,6 +110,8 @@ export default function LiveControlPage() {
   const templates = useChannelTemplates(modelIds);
   const values = useLatestValues(ids);
   const statuses = useConnectionStatus(ids);
+  const lampStates = useLampStates(ids);
+  const streets = useStreets();
   const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
 
   const latest = useMemo(() => {
@@ -145,16 +169,23 @@ export default function LiveControlPage() {
     }
   };
 
+  const mayWrite = permissions.can('channel-write-values', 'create');
   const confirm = (command: Command, label: string, icon: ReactNode, primary = false) => (
     <Popconfirm
       title={t('liveControl.confirmTitle', { command: label, count: selected.size })}
-      description={t('confirm.sendProfile')}
+      description={commandConsequence(command, selected.size, t, format, chosenChannel?.label)}
       okText={t('liveControl.send')}
       cancelText={t('action.cancel')}
       onConfirm={() => send(command)}
-      disabled={selected.size === 0}
+      disabled={selected.size === 0 || !mayWrite}
     >
-      <Button icon={icon} type={primary ? 'primary' : 'default'} disabled={selected.size === 0} loading={sending}>
+      <Button
+        icon={icon}
+        type={primary ? 'primary' : 'default'}
+        disabled={selected.size === 0 || !mayWrite}
+        title={mayWrite ? undefined : t('liveControl.notAllowed')}
+        loading={sending}
+      >
         {label}
       </Button>
     </Popconfirm>
@@ -191,6 +222,19 @@ export default function LiveControlPage() {
               }}
             />
           </div>
+          <Select
+            allowClear
+            showSearch
+            style={{ width: 240 }}
+            aria-label={t('street.filter')}
+            placeholder={t('street.all')}
+            value={filters.street}
+            onChange={(v: string | undefined) => {
+              setFilters((f) => ({ ...f, street: v }));
+              setPage(1);
+            }}
+            options={(streets.data ?? []).map((s) => ({ value: s.street, label: `${s.street} (${s.devices})` }))}
+          />
           <Input.Search
             allowClear
             style={{ width: 240 }}
@@ -210,7 +254,7 @@ export default function LiveControlPage() {
             <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
           )}
         </Flex>
-        <Table<Row>
+        <ScrollTable<Row>
           rowKey="id"
           size="small"
           loading={list.isFetching}
@@ -236,6 +280,7 @@ export default function LiveControlPage() {
           }}
           columns={[
             { key: 'name', dataIndex: 'name', title: labels.field('name') },
+            { key: 'street', dataIndex: 'street', title: labels.field('street'), render: (v) => v || '–' },
             {
               key: 'model',
               title: labels.field('deviceTypeModelId'),
@@ -253,18 +298,15 @@ export default function LiveControlPage() {
             },
             {
               key: 'lamp',
-              title: t('liveControl.lamp'),
-              render: (_v, r) => {
-                const v = latest.get(`${r.id}:lamp`);
-                return v === undefined ? '–' : v ? t('liveControl.on') : t('liveControl.off');
-              },
+              title: t('liveControl.lampState'),
+              render: (_v, r) => <LampStateTag state={lampStates.data?.get(r.id)?.state} />,
             },
             {
               key: 'dim',
               title: t('liveControl.dim'),
               render: (_v, r) => {
                 const v = latest.get(`${r.id}:dim`);
-                return v === undefined ? '–' : `${String(v)} %`;
+                return v === undefined ? '–' : format.percent(Number(v), 0);
               },
             },
           ]}
@@ -286,7 +328,7 @@ export default function LiveControlPage() {
             {confirm({ code: 'lamp', value: 1 }, t('liveControl.turnOn'), <BulbFilled />, true)}
             {confirm({ code: 'lamp', value: 0 }, t('liveControl.turnOff'), <BulbOutlined />)}
           </Space>
-          <Flex align="center" gap={token.marginXS}>
+          <Flex wrap align="center" gap={token.marginXS}>
             <Typography.Text id="dim-level">{t('liveControl.dimLevel')}</Typography.Text>
             <Slider
               min={0}
@@ -307,7 +349,7 @@ export default function LiveControlPage() {
             />
             {confirm({ code: 'dim', value: level }, t('liveControl.dimTo', { level }), <ThunderboltOutlined />)}
           </Flex>
-          <Flex align="center" gap={token.marginXS}>
+          <Flex wrap align="center" gap={token.marginXS}>
             <Select
               style={{ width: 200 }}
               aria-label={t('liveControl.channel')}

@@ -1,6 +1,6 @@
-import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { SendOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
-import { App, Button, Card, Flex, Input, Popconfirm, Table, Tag, Typography, theme } from 'antd';
+import { App, Button, Card, Flex, Input, Popconfirm, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,8 @@ import { errorMessage } from '../../lib/error-message.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
+import { type Batch, DeployProgress } from './deploy-progress.tsx';
 import { LiveBadge } from './live-badge.tsx';
 
 const devicesResource = getResource('devices');
@@ -27,15 +29,6 @@ export const DEVICE_ACTION_OF: Record<
   'reset-device-config': 'reset-device-config',
   'config-deploy': 'config-deploy',
 };
-
-interface Queued {
-  deviceId: number;
-  name: string;
-  logId: number;
-}
-
-const OPEN = new Set(['pending', 'sent']);
-const FAILED = new Set(['timeout', 'failed', 'mismatch']);
 
 /**
  * SPEC's device actions (Manuel Config Request, Clear Device Data, Reset Device Config, Config
@@ -55,13 +48,22 @@ export function DeviceActions({ slug }: { slug: string }) {
   const [selected, setSelected] = useState<Map<number, Row>>(new Map());
   const [profileId, setProfileId] = useState<number | undefined>();
   const [sending, setSending] = useState(false);
-  const [batch, setBatch] = useState<{ batchId: string; results: Queued[] } | undefined>();
-  // Opened from a device's details: that device is selected.
+  const [batch, setBatch] = useState<Batch | undefined>();
+  // Opened from a device's details (`deviceId`) or with rows chosen on the device list (`deviceIds`):
+  // those devices are selected.
   const [search] = useSearchParams();
   const pre = useRecord('devices', Number(search.get('deviceId')) || undefined).data;
+  const chosen = search.get('deviceIds');
   useEffect(() => {
     if (pre) setSelected((current) => (current.size ? current : new Map([[pre.id, pre]])));
   }, [pre]);
+  useEffect(() => {
+    const ids = (chosen ?? '')
+      .split(',')
+      .map(Number)
+      .filter((id) => Number.isSafeInteger(id) && id > 0);
+    if (ids.length) setSelected(new Map(ids.map((id) => [id, { id } as Row])));
+  }, [chosen]);
 
   const list = useList('devices', {
     filter: q ? { q } : {},
@@ -71,29 +73,10 @@ export function DeviceActions({ slug }: { slug: string }) {
   });
   const rows = list.data?.content ?? [];
   const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
-  const results = useList(
-    'deploy-response-logs',
-    {
-      filter: { batchId: batch?.batchId ?? '' },
-      detailFilter: [],
-      selectedColumns: null,
-      pageable: { page: 1, size: 500, sort: ['id,asc'] },
-    },
-    { enabled: Boolean(batch) },
-  );
-  const logs = results.data?.content ?? [];
-  const nameOf = new Map(batch?.results.map((r) => [r.deviceId, r.name]));
-  const failedIds = logs.filter((l) => FAILED.has(String(l.status))).map((l) => l.deviceId as number);
-  const counts = {
-    confirmed: logs.filter((l) => l.status === 'confirmed').length,
-    pending: logs.filter((l) => OPEN.has(String(l.status))).length,
-    failed: failedIds.length,
-  };
-
   const send = async (deviceIds: number[]) => {
     setSending(true);
     try {
-      const answer = await request<{ batchId: string; results: Queued[] }>('command', 'devices/config-actions', {
+      const answer = await request<Batch>('command', 'devices/config-actions', {
         method: 'POST',
         body: { action, deviceIds, ...(action === 'config-deploy' ? { profileId } : {}) },
       });
@@ -107,15 +90,6 @@ export function DeviceActions({ slug }: { slug: string }) {
   };
 
   const needsProfile = action === 'config-deploy' && profileId === undefined;
-  const statusColor: Record<string, string> = {
-    confirmed: 'success',
-    pending: 'default',
-    sent: 'processing',
-    mismatch: 'warning',
-    timeout: 'error',
-    failed: 'error',
-  };
-
   return (
     <Flex vertical gap={token.margin}>
       <Card>
@@ -151,7 +125,7 @@ export function DeviceActions({ slug }: { slug: string }) {
             <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
           )}
         </Flex>
-        <Table<Row>
+        <ScrollTable<Row>
           rowKey="id"
           size="small"
           loading={list.isFetching}
@@ -221,68 +195,14 @@ export function DeviceActions({ slug }: { slug: string }) {
         </Flex>
       </Card>
       {batch && (
-        <Card
-          title={t('deviceActions.results')}
-          extra={
-            <Flex gap={token.marginSM} align="center">
-              <Tag color="success">{t('deviceActions.confirmedCount', { count: counts.confirmed })}</Tag>
-              <Tag color="processing">{t('deviceActions.pendingCount', { count: counts.pending })}</Tag>
-              <Tag color="error">{t('deviceActions.failedCount', { count: counts.failed })}</Tag>
-              <Popconfirm
-                title={t('deviceActions.resendFailed')}
-                description={
-                  action === 'config-deploy'
-                    ? t('confirm.sendProfile')
-                    : t('deviceActions.confirm', { count: failedIds.length })
-                }
-                okText={t('liveControl.send')}
-                cancelText={t('action.cancel')}
-                onConfirm={() => send(failedIds)}
-                disabled={failedIds.length === 0}
-              >
-                <Button icon={<ReloadOutlined />} disabled={failedIds.length === 0} loading={sending}>
-                  {t('deviceActions.resendFailed')}
-                </Button>
-              </Popconfirm>
-            </Flex>
+        <DeployProgress
+          batch={batch}
+          sending={sending}
+          confirmText={(count) =>
+            action === 'config-deploy' ? t('confirm.sendProfile') : t('deviceActions.confirm', { count })
           }
-        >
-          <Table<Row>
-            rowKey="id"
-            size="small"
-            loading={results.isLoading}
-            dataSource={logs}
-            pagination={false}
-            columns={[
-              {
-                key: 'device',
-                title: logLabels.field('deviceId'),
-                render: (_v, r) => nameOf.get(r.deviceId as number) ?? String(r.deviceId),
-              },
-              {
-                key: 'status',
-                title: logLabels.field('status'),
-                render: (_v, r) => (
-                  <Tag color={statusColor[String(r.status)]}>{logLabels.option('status', String(r.status))}</Tag>
-                ),
-              },
-              { key: 'version', dataIndex: 'version', title: logLabels.field('version'), render: (v) => v ?? '–' },
-              {
-                key: 'reported',
-                dataIndex: 'reportedVersion',
-                title: logLabels.field('reportedVersion'),
-                render: (v) => v ?? '–',
-              },
-              { key: 'resends', dataIndex: 'resendCount', title: logLabels.field('resendCount') },
-              {
-                key: 'answered',
-                dataIndex: 'responseTime',
-                title: logLabels.field('responseTime'),
-                render: (v) => (v ? new Date(v as string).toLocaleString() : '–'),
-              },
-            ]}
-          />
-        </Card>
+          onResend={send}
+        />
       )}
     </Flex>
   );

@@ -32,9 +32,12 @@ import {
 } from '../../data/device-data.ts';
 import { recordLabel } from '../../data/reference-data.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { type Formatter, useFormat } from '../../lib/format.ts';
 import type { Row as DataRow } from '../../lib/resource-api.ts';
+import { DEVICE_ACTION_SLUGS, deviceActionPath } from '../../resources/bulk-actions.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { DeviceMaintenanceCard } from '../maintenance-fault/device-maintenance-card.tsx';
 import { BrokerLoginCard } from './broker-login-card.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
@@ -64,10 +67,10 @@ function text(value: unknown): string {
 }
 
 /** A reading as shown: on/off for a boolean channel, the number otherwise. */
-function reading(template: ChannelTemplate | undefined, value: unknown, t: TFunction): string | number {
+function reading(template: ChannelTemplate | undefined, value: unknown, t: TFunction, format: Formatter): string {
   if (typeof value !== 'number') return '–';
   if (template?.dataType === 'bool') return value ? t('liveControl.on') : t('liveControl.off');
-  return value;
+  return format.unit(value, template?.unit);
 }
 
 interface ShownChannel {
@@ -83,6 +86,7 @@ interface ShownChannel {
  */
 function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: number | undefined }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const { token } = theme.useToken();
   const templates = useChannelTemplates(modelId === undefined ? [] : [modelId]);
   const subTemplates = useSubChannelTemplates((templates.data?.content ?? []).map((tpl) => tpl.id));
@@ -109,7 +113,12 @@ function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: numbe
     if (!shown.some((s) => s.key === key)) shown.push({ key, title: `#${key.replace(':0', '')}`, value });
 
   const loadingSubs = subTemplates.isPending && subTemplates.fetchStatus === 'fetching';
-  if (templates.isPending || values.isPending || loadingSubs) return <Spin aria-label={t('state.loading')} />;
+  if (templates.isPending || values.isPending || loadingSubs)
+    return (
+      <span role="status" aria-label={t('state.loading')}>
+        <Spin />
+      </span>
+    );
   if (values.isError) return <Alert type="error" showIcon title={errorMessage(values.error, t)} />;
   if (shown.length === 0) return <Empty description={t('device.noChannels')} />;
   return (
@@ -117,11 +126,7 @@ function ChannelValues({ deviceId, modelId }: { deviceId: number; modelId: numbe
       {shown.map(({ key, title, template, value }) => (
         <Col key={key} xs={24} sm={12} md={8} xl={6}>
           <Card size="small" data-testid={`channel-${template?.channelCode ?? key}`}>
-            <Statistic
-              title={title}
-              value={reading(template, value?.value, t)}
-              suffix={template?.dataType === 'bool' ? undefined : template?.unit || undefined}
-            />
+            <Statistic title={title} value={reading(template, value?.value, t, format)} />
             <Flex justify="space-between" align="center" style={{ marginTop: token.marginXS }}>
               <span style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
                 {value ? formatTime(value.dateTime) : t('device.noValue')}
@@ -177,7 +182,9 @@ export default function DeviceDetailsPage() {
         </Card>
       ) : device.isPending ? (
         <Card>
-          <Spin aria-label={t('state.loading')} />
+          <span role="status" aria-label={t('state.loading')}>
+            <Spin />
+          </span>
         </Card>
       ) : device.isError ? (
         <Alert type="error" showIcon role="alert" title={errorMessage(device.error, t)} />
@@ -247,12 +254,11 @@ export default function DeviceDetailsPage() {
                   <Link to={`/assets-devices/channel-write-values?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.channel-write-values')}</Button>
                   </Link>
-                  <Link to={`/assets-devices/configuration?action=manual-config-request&deviceId=${id}`}>
-                    <Button>{t('menu.assets-devices.actions.manual-config-request')}</Button>
-                  </Link>
-                  <Link to={`/assets-devices/configuration?action=config-deploy&deviceId=${id}`}>
-                    <Button>{t('menu.assets-devices.actions.config-deploy')}</Button>
-                  </Link>
+                  {DEVICE_ACTION_SLUGS.map((slug) => (
+                    <Link key={slug} to={deviceActionPath(slug, [id])}>
+                      <Button>{t(`menu.assets-devices.actions.${slug}`)}</Button>
+                    </Link>
+                  ))}
                   <Link to={`/assets-devices/graphic?deviceId=${id}`}>
                     <Button>{t('menu.assets-devices.graphic')}</Button>
                   </Link>
@@ -266,6 +272,7 @@ export default function DeviceDetailsPage() {
           <Card title={t('device.channels')} size="small">
             <ChannelValues deviceId={id} modelId={modelId} />
           </Card>
+          <DeviceMaintenanceCard deviceId={id} />
           <BrokerLoginCard deviceId={id} uid={typeof row?.uid === 'string' && row.uid ? row.uid : undefined} />
         </>
       )}

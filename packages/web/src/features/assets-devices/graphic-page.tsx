@@ -7,7 +7,7 @@ import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { averagesPerBucket, seriesBy } from '../../charts/aggregate-series.ts';
 import type { Range } from '../../charts/chart-range.ts';
 import { ChartResult } from '../../charts/chart-result.tsx';
-import { RangeControls, ShowChartButton, useChartRange } from '../../charts/range-controls.tsx';
+import { RangeControls, useChartRange } from '../../charts/range-controls.tsx';
 import { channelLabel, useChannelTemplates, useRecord } from '../../data/device-data.ts';
 import { useReadingsAggregate } from '../../data/readings-aggregate.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
@@ -34,12 +34,14 @@ export default function GraphicPage() {
   const [picked, setPicked] = useState<number[]>();
   const chartRange = useChartRange();
   const { range, bucket } = chartRange;
-  const [query, setQuery] = useState<ChartQuery>();
 
   const readable = (templates.data?.content ?? []).filter((tpl) => tpl.deviceTypeModelId === modelId);
   // Until the person picks, the first two channels of the model.
   const channels = picked ?? readable.slice(0, 2).map((tpl) => tpl.id);
   const byId = new Map(readable.map((tpl) => [tpl.id, tpl]));
+  // The chart follows the choices: as soon as a device and its channels are chosen, it shows.
+  const canShow = deviceId !== undefined && channels.length > 0 && !chartRange.error;
+  const query: ChartQuery | undefined = canShow ? { deviceId, channels, range, bucket } : undefined;
 
   const data = useReadingsAggregate('graphic', query, (q: ChartQuery, signal) =>
     averagesPerBucket(
@@ -58,7 +60,6 @@ export default function GraphicPage() {
     return { name: channelLabel(tpl, `#${String(id)}`), unit: tpl?.unit || undefined };
   });
 
-  const canShow = deviceId !== undefined && channels.length > 0 && !chartRange.error;
   return (
     <Card>
       <ScreenTitle title={t('menu.assets-devices.graphic')} spaced />
@@ -71,7 +72,6 @@ export default function GraphicPage() {
             value={deviceId ?? null}
             onChange={(next) => {
               setPicked(undefined);
-              setQuery(undefined);
               setSearch(typeof next === 'number' ? { deviceId: String(next) } : {});
             }}
           />
@@ -93,10 +93,6 @@ export default function GraphicPage() {
           }))}
         />
         <RangeControls value={chartRange} />
-        <ShowChartButton
-          disabled={!canShow}
-          onClick={() => deviceId !== undefined && setQuery({ deviceId, channels, range, bucket })}
-        />
       </Flex>
       {deviceId === undefined ? (
         <Empty description={t('device.chooseHint')} />

@@ -81,7 +81,9 @@ export default function TopologyPage() {
       )}
       {links.isPending ? (
         <Flex justify="center" style={{ padding: token.paddingLG }}>
-          <Spin aria-label={t('state.loading')} />
+          <span role="status" aria-label={t('state.loading')}>
+            <Spin />
+          </span>
         </Flex>
       ) : links.isError ? (
         <Alert type="error" showIcon role="alert" title={errorMessage(links.error, t)} />

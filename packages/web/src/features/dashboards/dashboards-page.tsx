@@ -1,17 +1,20 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { DashboardSummary } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Table, Tag, Typography, theme } from 'antd';
+import { Badge, Button, Card, Col, Empty, Flex, Row, Skeleton, Statistic, Tag, Typography, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { useDashboardSummary } from '../../data/dashboard.ts';
+import { useFormat } from '../../lib/format.ts';
 import { onLiveEvent } from '../../lib/live-stream.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
+import { OperatorFigures } from './operator-figures.tsx';
 
 /** Connection changes arrive live; the counts follow them at most this often. */
 const LIVE_REFRESH_MS = 5000;
@@ -24,7 +27,8 @@ const LEVELS = [
 const percentOf = (part: number, whole: number) => (whole ? Math.round((part / whole) * 100) : 0);
 
 /**
- * The menu's Dashboard (SPEC §2): inventory by device type, devices online and offline, and active
+ * The menu's Dashboard (SPEC §2): inventory by device type, devices online and offline, the
+ * operator's figures (lamps by state, failed lamps, faults, power, energy, gateways) and active
  * alarms by level, for the whole account or one device type; kept current by the live stream.
  */
 export default function DashboardPage() {
@@ -38,7 +42,7 @@ export default function DashboardPage() {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const off = onLiveEvent((event) => {
-      if (event.type !== 'status' || timer) return;
+      if ((event.type !== 'status' && event.type !== 'alarm') || timer) return;
       timer = setTimeout(() => {
         timer = undefined;
         void client.invalidateQueries({ queryKey: keys.dashboardSummary() });
@@ -124,6 +128,7 @@ export default function DashboardPage() {
               </Card>
             </Col>
           </Row>
+          <OperatorFigures data={data} />
           <Row gutter={[token.margin, token.margin]}>
             <Col xs={24} lg={8}>
               <Card title={t('dashboard.alarms')} style={{ height: '100%' }}>
@@ -145,7 +150,7 @@ export default function DashboardPage() {
             </Col>
             <Col xs={24} lg={16}>
               <Card title={t('dashboard.inventory')}>
-                <Table
+                <ScrollTable
                   size="small"
                   rowKey="deviceTypeId"
                   dataSource={data.inventory}
@@ -177,10 +182,10 @@ export default function DashboardPage() {
 }
 
 function Share({ part, whole }: { part: number; whole: number }) {
-  const { t } = useTranslation();
+  const format = useFormat();
   return (
     <Typography.Text type="secondary" style={{ fontSize: 14 }}>
-      {t('dashboard.share', { percent: percentOf(part, whole) })}
+      {format.percent(percentOf(part, whole), 0)}
     </Typography.Text>
   );
 }

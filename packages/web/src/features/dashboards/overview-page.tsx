@@ -1,5 +1,5 @@
 import type { Bucket } from '@lampyr/contract';
-import { Card, Flex, Table, theme } from 'antd';
+import { Card, Flex, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
@@ -10,7 +10,9 @@ import { RangeControls, ShowChartButton, useChartRange } from '../../charts/rang
 import { type ChannelKind, useChannelKind } from '../../data/channel-choice.ts';
 import { useReadingsAggregate } from '../../data/readings-aggregate.ts';
 import { recordLabel } from '../../data/reference-data.ts';
+import { useFormat } from '../../lib/format.ts';
 import { listRecords, type Row } from '../../lib/resource-api.ts';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { ChannelKindSelect } from './channel-kind-select.tsx';
 
 interface OverviewQuery {
@@ -70,6 +72,7 @@ export default function AverageOverviewPage() {
 
   const data = useReadingsAggregate('overview', query, regionAverages);
   const unit = query?.kind.unit || undefined;
+  const format = useFormat();
   const series = (data.data ?? [])
     .filter((r) => r.rows.length > 0)
     .flatMap((r) => seriesBy(r.rows, undefined, () => ({ name: recordLabel('regions', r.region), unit })));
@@ -87,7 +90,7 @@ export default function AverageOverviewPage() {
       max: maxes.length ? round(Math.max(...maxes)) : undefined,
     };
   });
-  const withUnit = (v: number | undefined) => (v === undefined ? '–' : unit ? `${v} ${unit}` : String(v));
+  const withUnit = (v: number | undefined) => (v === undefined ? '–' : format.unit(v, unit));
 
   return (
     <Card>
@@ -101,7 +104,7 @@ export default function AverageOverviewPage() {
         />
       </Flex>
       <ChartResult range={query?.range} data={data} series={series}>
-        <Table
+        <ScrollTable
           size="small"
           pagination={false}
           dataSource={summary}

@@ -1,5 +1,5 @@
 import type { EnergyReportRequest, EnergyReportRow } from '@lampyr/contract';
-import { Alert, Card, DatePicker, Flex, Select, Statistic, Table } from 'antd';
+import { Alert, Card, DatePicker, Flex, Select, Statistic } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { BarChart } from '../../charts/bar-chart.tsx';
 import { useEnergyReport } from '../../data/reports.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
+import { ReportToolbar } from './report-toolbar.tsx';
 
 type GroupBy = NonNullable<EnergyReportRequest['groupBy']>;
 const GROUPS: GroupBy[] = ['region', 'street', 'device', 'account'];
@@ -71,6 +73,11 @@ export default function SavingsPage() {
             value={range}
             allowClear={false}
             disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+            presets={[
+              { label: t('reports.presets.week'), value: [dayjs().subtract(6, 'day'), dayjs()] },
+              { label: t('reports.presets.month'), value: [dayjs().subtract(29, 'day'), dayjs()] },
+              { label: t('reports.presets.year'), value: [dayjs().subtract(364, 'day'), dayjs()] },
+            ]}
             onChange={(next) => {
               if (next?.[0] && next[1]) {
                 setRange([next[0], next[1]]);
@@ -102,6 +109,9 @@ export default function SavingsPage() {
           </div>
         </Flex>
       </ScreenTitle>
+      <Flex justify="flex-end">
+        <ReportToolbar kind="energy" request={body} disabled={!data || report.isError} />
+      </Flex>
       {report.isError && <Alert type="error" showIcon message={errorMessage(report.error, t)} />}
       <Flex wrap gap={16}>
         <Card size="small" style={{ flex: '1 1 160px' }}>
@@ -151,10 +161,9 @@ export default function SavingsPage() {
         )
       )}
       {totals?.deviceDays !== 0 && (
-        <Table<EnergyReportRow>
+        <ScrollTable<EnergyReportRow>
           rowKey="key"
           size="small"
-          scroll={{ x: 'max-content' }}
           loading={report.isFetching}
           columns={columns}
           dataSource={data?.rows ?? []}

@@ -1,9 +1,10 @@
 import type { PlatformAccount, PlatformUser } from '@lampyr/contract';
-import { Alert, App, Card, Flex, Select, Switch, Table, Typography, theme } from 'antd';
+import { Alert, App, Card, Flex, Select, Switch, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { usePlatformAccounts, usePlatformChange, usePlatformUsers } from '../../data/platform.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 
 /**
  * The platform operators' screen: the account tree (integrator, parent, active) and who is a
@@ -32,7 +33,7 @@ export default function PlatformPage() {
       </Typography.Paragraph>
       <Card title={t('platform.accounts')}>
         {accounts.isError && <Alert type="error" showIcon role="alert" title={t('platform.loadFailed')} />}
-        <Table<PlatformAccount>
+        <ScrollTable<PlatformAccount>
           rowKey="id"
           size="small"
           loading={accounts.isPending}
@@ -97,7 +98,7 @@ export default function PlatformPage() {
       </Card>
       <Card title={t('platform.operators')}>
         {users.isError && <Alert type="error" showIcon role="alert" title={t('platform.loadFailed')} />}
-        <Table<PlatformUser>
+        <ScrollTable<PlatformUser>
           rowKey="id"
           size="small"
           loading={users.isPending}

@@ -106,7 +106,13 @@ export default function OverridesPage() {
             </Form.Item>
           )}
           <Form.Item name="level" label={t('overrides.level')}>
-            <Slider min={0} max={100} step={5} marks={{ 0: t('overrides.off'), 50: '50 %', 100: '100 %' }} />
+            <Slider
+              ariaLabelForHandle={t('overrides.level')}
+              min={0}
+              max={100}
+              step={5}
+              marks={{ 0: t('overrides.off'), 50: '50 %', 100: '100 %' }}
+            />
           </Form.Item>
           <Form.Item
             name="until"

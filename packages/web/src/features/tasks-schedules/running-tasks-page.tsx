@@ -1,11 +1,13 @@
 import type { RunningSchedules } from '@lampyr/contract';
-import { Alert, Button, Card, Empty, Flex, Spin, Table, Tag, theme } from 'antd';
+import { Alert, Button, Card, Empty, Flex, Spin, Tag, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { useRunningSchedules } from '../../data/schedules.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { useFormat } from '../../lib/format.ts';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
 
 type Group = RunningSchedules['groups'][number];
 type Ran = RunningSchedules['recent'][number];
@@ -18,6 +20,7 @@ const time = (iso: string | null | undefined) => (iso ? dayjs(iso).format('D MMM
  */
 export default function RunningTasksPage() {
   const { t } = useTranslation();
+  const format = useFormat();
   const { token } = theme.useToken();
   const running = useRunningSchedules();
   const level = (value: number | undefined | null) =>
@@ -26,7 +29,7 @@ export default function RunningTasksPage() {
     ) : value === 0 ? (
       <Tag>{t('schedule.off')}</Tag>
     ) : (
-      <Tag color={token.colorPrimary}>{value === 100 ? t('schedule.on') : `${value} %`}</Tag>
+      <Tag>{value === 100 ? t('schedule.on') : format.percent(value, 0)}</Tag>
     );
   const groups = [
     {
@@ -94,7 +97,7 @@ export default function RunningTasksPage() {
       ) : (
         <>
           <Card title={t('schedule.groupsNow')}>
-            <Table<Group>
+            <ScrollTable<Group>
               rowKey="groupId"
               size="small"
               columns={groups}
@@ -104,7 +107,7 @@ export default function RunningTasksPage() {
             />
           </Card>
           <Card title={t('schedule.lastRun')}>
-            <Table<Ran>
+            <ScrollTable<Ran>
               rowKey="id"
               size="small"
               columns={recent}

@@ -1,29 +1,36 @@
+import { SendOutlined } from '@ant-design/icons';
 import type { PreviewNight, PreviewSwitchPoint, SchedulePreviewRequest } from '@lampyr/contract';
 import { PREVIEW_NIGHTS } from '@lampyr/contract';
 import {
   Alert,
+  App,
+  Button,
   Card,
   DatePicker,
   Empty,
   Flex,
   InputNumber,
+  Popconfirm,
   Segmented,
   Spin,
   Statistic,
-  Table,
   Tag,
   Tooltip,
   Typography,
   theme,
 } from 'antd';
 import dayjs from 'dayjs';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { useSchedulePreview } from '../../data/schedules.ts';
+import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { useFormat } from '../../lib/format.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
+import { ScrollTable } from '../../resources/scroll-table.tsx';
+import { type Batch, DeployProgress } from '../assets-devices/deploy-progress.tsx';
 
 type TargetKind = 'taskGroupId' | 'deviceId';
 
@@ -40,9 +47,11 @@ const hours = (h: number) => `${Math.floor(h)}:${String(Math.round((h % 1) * 60)
 
 function PointTag({ point }: { point: PreviewSwitchPoint }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const { token } = theme.useToken();
   const rule = point.rule;
-  const what = point.level === 0 ? t('schedule.off') : point.level === 100 ? t('schedule.on') : `${point.level} %`;
+  const what =
+    point.level === 0 ? t('schedule.off') : point.level === 100 ? t('schedule.on') : format.percent(point.level, 0);
   const source = [
     t(`schedule.kinds.${rule.kind}`),
     rule.profileName && `${t('schedule.profile')}: ${rule.profileName}`,
@@ -69,6 +78,7 @@ function PointTag({ point }: { point: PreviewSwitchPoint }) {
  * behind each, burn hours and an energy estimate (POST /query/api/schedules/preview).
  */
 export default function SchedulePreviewPage() {
+  const format = useFormat();
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const [search, setSearch] = useSearchParams();
@@ -94,6 +104,31 @@ export default function SchedulePreviewPage() {
   );
   const preview = useSchedulePreview(body);
   const data = preview.data;
+  // Deploying the group's program to its controllers, followed per device below the calendar.
+  const { modal, message } = App.useApp();
+  const [batch, setBatch] = useState<Batch>();
+  const [sending, setSending] = useState(false);
+  const groupId = kind === 'taskGroupId' ? id : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new group starts with no batch shown
+  useEffect(() => setBatch(undefined), [groupId]);
+  const deploy = async (deviceIds?: number[]) => {
+    if (groupId === undefined) return;
+    setSending(true);
+    try {
+      const answer = deviceIds
+        ? await request<Batch>('command', 'devices/config-actions', {
+            method: 'POST',
+            body: { action: 'config-deploy', deviceIds, ...(batch?.profileId ? { profileId: batch.profileId } : {}) },
+          })
+        : await request<Batch>('command', `task-groups/${groupId}/deploy`, { method: 'POST', body: {} });
+      setBatch((current) => ({ ...answer, profileId: answer.profileId ?? current?.profileId }));
+      message.success(t('deviceActions.queued', { count: answer.results.length }));
+    } catch (error) {
+      modal.error({ title: t('deviceActions.refused'), content: errorMessage(error, t) });
+    } finally {
+      setSending(false);
+    }
+  };
   const zone = data?.device?.timeZone ?? 'UTC';
 
   const columns = [
@@ -140,7 +175,7 @@ export default function SchedulePreviewPage() {
       key: 'energy',
       title: t('schedule.energy'),
       width: 120,
-      render: (_: unknown, n: PreviewNight) => (n.energyKwh === null ? '—' : `${n.energyKwh.toFixed(1)} kWh`),
+      render: (_: unknown, n: PreviewNight) => (n.energyKwh === null ? '—' : format.unit(n.energyKwh, 'kWh', 1)),
     },
   ];
 
@@ -204,20 +239,43 @@ export default function SchedulePreviewPage() {
               />
               <Statistic
                 title={t('schedule.totalEnergy', { nights: data.nights.length })}
-                value={data.totals.energyKwh === null ? '—' : `${data.totals.energyKwh.toFixed(1)} kWh`}
+                value={data.totals.energyKwh === null ? '—' : format.unit(data.totals.energyKwh, 'kWh', 1)}
               />
+              {groupId !== undefined && data.devices > 0 && (
+                <Flex align="center">
+                  <Popconfirm
+                    title={t('schedule.deployGroup')}
+                    description={t('confirm.sendProfile')}
+                    okText={t('liveControl.send')}
+                    cancelText={t('action.cancel')}
+                    onConfirm={() => deploy()}
+                  >
+                    <Button type="primary" icon={<SendOutlined />} loading={sending}>
+                      {t('schedule.deployGroup')}
+                    </Button>
+                  </Popconfirm>
+                </Flex>
+              )}
             </Flex>
             <Typography.Paragraph type="secondary" style={{ marginTop: token.margin, marginBottom: 0 }}>
               {t('schedule.assumption', { withPower: data.devicesWithPower, devices: data.devices })}
               {data.device && ` ${data.device.supportTask ? t('schedule.deployed') : t('schedule.serverTimed')}`}
             </Typography.Paragraph>
           </Card>
+          {batch && (
+            <DeployProgress
+              batch={batch}
+              sending={sending}
+              confirmText={() => t('confirm.sendProfile')}
+              onResend={(ids) => deploy(ids)}
+            />
+          )}
           {data.devices === 0 ? (
             <Card>
               <Empty description={t('schedule.noDevices')} />
             </Card>
           ) : (
-            <Table<PreviewNight>
+            <ScrollTable<PreviewNight>
               rowKey="night"
               size="small"
               columns={columns}

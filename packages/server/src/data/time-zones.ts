@@ -1,0 +1,2 @@
+/** The zone of a place whose city and country name none. */
+export const FALLBACK_TIME_ZONE = 'UTC';

@@ -1,0 +1,2 @@
+ALTER TABLE "overrides" ADD COLUMN "autonomous_profile_id" bigint;--> statement-breakpoint
+ALTER TABLE "overrides" ADD CONSTRAINT "overrides_autonomous_profile_id_autonomous_profiles_id_fk" FOREIGN KEY ("autonomous_profile_id") REFERENCES "public"."autonomous_profiles"("id") ON DELETE set null ON UPDATE no action;

@@ -1,0 +1,477 @@
+import { FAULT_RULES, type FaultRule, OPEN_STATUSES } from '@lampyr/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/connect.ts';
+import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
+import { translator } from '../../i18n/translate.ts';
+import { column } from '../../ingest/array-codec.ts';
+import { alarmEvent, eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
+import { CommandedSource } from './commanded.ts';
+import {
+  type Commanded,
+  CYCLING_FLIPS,
+  CYCLING_WINDOW_MS,
+  isLit,
+  judge,
+  type LampModel,
+  RULE_FAULT_TYPES,
+  RULE_LEVELS,
+  RULE_TIMINGS,
+  type RuleTiming,
+  type Sample,
+  THRESHOLDS,
+  type Verdict,
+} from './fault-rules.ts';
+import { type RuleState, step } from './fault-tracker.ts';
+
+/** A committed value, as the ingest hands it over (the alarm engine's CommittedReading). */
+export interface FaultReading {
+  deviceId: number;
+  templateId: number;
+  subChannel: number;
+  value: number;
+  dateTime: Date;
+}
+
+/** The channels the rules read, by channel code. */
+type Code = 'lamp' | 'dim' | 'power' | 'voltage' | 'current' | 'powerFactor';
+const CODES: Record<string, Code> = {
+  lamp: 'lamp',
+  dim: 'dim',
+  power: 'power',
+  voltage: 'voltage',
+  current: 'current',
+  pf: 'powerFactor',
+  power_factor: 'powerFactor',
+  powerFactor: 'powerFactor',
+};
+
+interface WatchedLamp {
+  accountId: number;
+  regionId: number | null;
+  deviceTypeId: number | null;
+  model: LampModel;
+}
+
+/** What the engine keeps per device between batches: a few numbers per rule. */
+interface DeviceState {
+  lastAt: number;
+  /** The device's own reported level (lamp and dim channels), for when nothing commands it. */
+  lamp?: boolean;
+  dim?: number;
+  reportedSince: number;
+  lit?: boolean;
+  litChangedAt: number;
+  commandedLevel?: number;
+  changedAt: number;
+  /** On→off flips while commanded on, within the cycling window. */
+  flips: number[];
+  rules: Partial<Record<FaultRule, RuleState>>;
+}
+
+interface Latch {
+  deviceId: number;
+  rule: FaultRule;
+  at: number;
+  verdict: NonNullable<Verdict>;
+}
+
+export interface FaultEngineOptions {
+  db: Db;
+  live: LiveEvents;
+  onError?: (error: unknown) => void;
+  /** Every settling, persistence and clearing time and the cycling window are multiplied by it (tests). */
+  timeScale?: number;
+  /** How long a device's commanded state is trusted before it is read again (ms). */
+  commandRefreshMs?: number;
+  /** Seconds in a configured "minute" of the alarm engine (alert events' durations). */
+  minuteSeconds?: number;
+}
+
+const INSTANT_RULES = FAULT_RULES.filter((r): r is Exclude<FaultRule, 'cycling'> => r !== 'cycling');
+const keyOf = (deviceId: number, rule: string) => `${deviceId}:${rule}`;
+
+function ruleOf(s: DeviceState, rule: FaultRule): RuleState {
+  let r = s.rules[rule];
+  if (!r) {
+    r = { latched: false };
+    s.rules[rule] = r;
+  }
+  return r;
+}
+
+/**
+ * Lamp fault detection (issue 13): every committed batch of readings is grouped into samples (one
+ * device's values at one reading time), each judged by the rules of fault-rules.ts against the level
+ * the lamp was commanded to then (commanded.ts). Per device the engine keeps only its last values,
+ * state-change times, cycling flips and each rule's latch — O(batch) work, no reading is ever read
+ * back. A latch raises an alarm of the rule's kind in `alert_logs` (the alarm lifecycle: acknowledge,
+ * shelve, clear, notifications through alert events) and opens a fault report; the condition gone for
+ * the clearing time clears the alarm, the report stays for the crew. Active fault alarms are read at
+ * start and at every resync, so a restart or an operator's clear is known.
+ */
+export class FaultEngine {
+  private lamps = new Map<number, WatchedLamp>();
+  private channelCode = new Map<number, Code>();
+  private state = new Map<number, DeviceState>();
+  private pending: (readonly FaultReading[])[] = [];
+  private evaluating = false;
+  private chain: Promise<void> = Promise.resolve();
+  private loaded?: Promise<void>;
+  readonly commanded: CommandedSource;
+  private readonly timings: Record<FaultRule, RuleTiming>;
+  private readonly cyclingWindowMs: number;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(private readonly options: FaultEngineOptions) {
+    const scale = options.timeScale ?? 1;
+    this.timings = Object.fromEntries(
+      Object.entries(RULE_TIMINGS).map(([rule, t]) => [
+        rule,
+        { settleMs: t.settleMs * scale, persistMs: t.persistMs * scale, clearMs: t.clearMs * scale },
+      ]),
+    ) as Record<FaultRule, RuleTiming>;
+    this.cyclingWindowMs = CYCLING_WINDOW_MS * scale;
+    this.onError = options.onError ?? (() => {});
+    this.commanded = new CommandedSource(options.db, options.commandRefreshMs ?? 60_000);
+  }
+
+  ready(): Promise<void> {
+    this.loaded ??= this.enqueue(() => this.reload());
+    return this.loaded;
+  }
+
+  /** Devices, models or channels changed: read them again (the latches stay). */
+  devicesChanged(): Promise<void> {
+    return this.enqueue(() => this.reload());
+  }
+
+  async idle(): Promise<void> {
+    await this.chain;
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(work).catch(this.onError);
+    this.chain = next;
+    return next;
+  }
+
+  /** The lamps watched (active devices and their models) and the active fault alarms. */
+  async reload(): Promise<void> {
+    const { db } = this.options;
+    const [devices, channels] = await Promise.all([
+      db.execute(sql`
+        SELECT d.id, d.account_id, d.region_id, m.device_type_id, coalesce(d.rated_power, m.rated_power) AS rated_power,
+          m.nominal_voltage
+        FROM devices d JOIN device_models m ON m.id = d.device_type_model_id WHERE d.is_active`),
+      db.execute(sql`
+        SELECT id, channel_code FROM device_channel_templates
+        WHERE channel_code IN (${sql.join(
+          Object.keys(CODES).map((c) => sql`${c}`),
+          sql`, `,
+        )})`),
+    ]);
+    this.lamps.clear();
+    for (const row of rowsOf(devices)) {
+      const rated = row.rated_power === null ? null : Number(row.rated_power);
+      const nominal = row.nominal_voltage === null ? null : Number(row.nominal_voltage);
+      this.lamps.set(Number(row.id), {
+        accountId: Number(row.account_id),
+        regionId: row.region_id === null ? null : Number(row.region_id),
+        deviceTypeId: row.device_type_id === null ? null : Number(row.device_type_id),
+        model: {
+          ratedPower: rated && rated > 0 ? rated : null,
+          nominalVoltage: nominal && nominal > 0 ? nominal : THRESHOLDS.nominalVoltage,
+        },
+      });
+    }
+    this.channelCode.clear();
+    for (const row of rowsOf(channels)) this.channelCode.set(Number(row.id), CODES[String(row.channel_code)] as Code);
+    await this.resyncLatches();
+  }
+
+  /** What is latched follows the active fault alarms (another worker's, an operator's clear). */
+  async resyncLatches(): Promise<void> {
+    const active = rowsOf(
+      await this.options.db.execute(sql`
+        SELECT id, device_id, kind FROM alert_logs
+        WHERE is_active AND kind IN (${sql.join(
+          FAULT_RULES.map((r) => sql`${r}`),
+          sql`, `,
+        )})`),
+    );
+    const ids = new Map(active.map((r) => [keyOf(Number(r.device_id), String(r.kind)), Number(r.id)]));
+    for (const [deviceId, s] of this.state) {
+      for (const [rule, r] of Object.entries(s.rules) as [FaultRule, RuleState][]) {
+        const id = ids.get(keyOf(deviceId, rule));
+        if (r.latched && id === undefined && r.alertId !== 0) {
+          // Cleared by an operator (or another worker): a condition that still holds latches again.
+          r.latched = false;
+          r.alertId = undefined;
+          r.holdingSince = undefined;
+        }
+      }
+    }
+    for (const [key, id] of ids) {
+      const [deviceId, rule] = key.split(':') as [string, FaultRule];
+      const s = this.stateOf(Number(deviceId));
+      const r = ruleOf(s, rule);
+      r.latched = true;
+      r.alertId = id;
+    }
+  }
+
+  private stateOf(deviceId: number): DeviceState {
+    let s = this.state.get(deviceId);
+    if (!s) {
+      s = { lastAt: 0, reportedSince: 0, litChangedAt: 0, changedAt: 0, flips: [], rules: {} };
+      this.state.set(deviceId, s);
+    }
+    return s;
+  }
+
+  /** The ingest committed these values: they join the ones waiting, and one evaluation takes them all. */
+  onCommitted(readings: readonly FaultReading[]): void {
+    if (!readings.length) return;
+    this.pending.push(readings);
+    if (this.evaluating) return;
+    this.evaluating = true;
+    this.ready();
+    this.enqueue(() => this.evaluatePending());
+  }
+
+  private async evaluatePending(): Promise<void> {
+    try {
+      while (this.pending.length) await this.evaluate(this.pending.splice(0).flat());
+    } finally {
+      this.evaluating = false;
+    }
+  }
+
+  /** One batch: samples in time order per device, their latches and clears, then the database. */
+  async evaluate(readings: readonly FaultReading[]): Promise<void> {
+    // Samples: per device, per reading time, the values of the channels the rules read.
+    const samples = new Map<number, Map<number, Sample & { lamp?: number; dim?: number }>>();
+    for (const r of readings) {
+      const code = this.channelCode.get(r.templateId);
+      if (!code || r.subChannel !== 0 || !Number.isFinite(r.value) || !this.lamps.has(r.deviceId)) continue;
+      const at = r.dateTime.getTime();
+      let byTime = samples.get(r.deviceId);
+      if (!byTime) {
+        byTime = new Map();
+        samples.set(r.deviceId, byTime);
+      }
+      let sample = byTime.get(at);
+      if (!sample) {
+        sample = { at };
+        byTime.set(at, sample);
+      }
+      sample[code] = r.value;
+    }
+    if (!samples.size) return;
+    await this.commanded.prepare([...samples.keys()]);
+    const latches: Latch[] = [];
+    const clears: { deviceId: number; rule: FaultRule; raisedNow: boolean }[] = [];
+    for (const [deviceId, byTime] of samples) {
+      const lamp = this.lamps.get(deviceId) as WatchedLamp;
+      const s = this.stateOf(deviceId);
+      for (const sample of [...byTime.values()].sort((a, b) => a.at - b.at)) {
+        // A value delivered late changes nothing: the rules moved on.
+        if (sample.at <= s.lastAt) continue;
+        s.lastAt = sample.at;
+        await this.judgeSample(deviceId, lamp, s, sample, latches, clears);
+      }
+    }
+    const events = new Map<number, LiveEvent[]>();
+    const push = (row: Record<string, unknown>, transition: 'raised' | 'cleared') => {
+      const accountId = Number(row.account_id);
+      const list = events.get(accountId) ?? [];
+      list.push(alarmEvent(row, transition));
+      events.set(accountId, list);
+    };
+    const before = clears.filter((c) => !c.raisedNow);
+    const after = clears.filter((c) => c.raisedNow);
+    for (const row of await this.clear(before)) push(row, 'cleared');
+    if (latches.length) {
+      for (const row of await this.raise(latches)) {
+        push(row, 'raised');
+        const r = this.state.get(Number(row.device_id))?.rules[row.kind as FaultRule];
+        if (r?.latched) r.alertId = Number(row.id);
+      }
+    }
+    for (const row of await this.clear(after)) push(row, 'cleared');
+    for (const [accountId, list] of events) this.options.live.publish(accountId, list);
+  }
+
+  private async judgeSample(
+    deviceId: number,
+    lamp: WatchedLamp,
+    s: DeviceState,
+    sample: Sample & { lamp?: number; dim?: number },
+    latches: Latch[],
+    clears: { deviceId: number; rule: FaultRule; raisedNow: boolean }[],
+  ): Promise<void> {
+    const at = sample.at;
+    // What the device says it does: a change of it is a state change when nothing else commands.
+    const lampBefore = s.lamp;
+    const dimBefore = s.dim;
+    if (sample.lamp !== undefined) s.lamp = sample.lamp > 0;
+    if (sample.dim !== undefined) s.dim = sample.dim;
+    if ((lampBefore !== undefined && lampBefore !== s.lamp) || (dimBefore !== undefined && dimBefore !== s.dim))
+      s.reportedSince = at;
+    const reportedLevel =
+      s.lamp === undefined
+        ? s.dim === undefined
+          ? undefined
+          : s.dim
+        : s.lamp
+          ? s.dim && s.dim > 0
+            ? s.dim
+            : 100
+          : 0;
+    const commanded: Commanded | undefined =
+      (await this.commanded.commandedAt(deviceId, at)) ??
+      (reportedLevel === undefined ? undefined : { level: reportedLevel, since: s.reportedSince, source: 'reported' });
+    if (commanded && commanded.level !== s.commandedLevel) {
+      s.commandedLevel = commanded.level;
+      s.changedAt = Math.max(s.changedAt, Math.min(commanded.since, at));
+    }
+    // Lit or dark by what it draws; going dark while commanded on is a flip (cycling).
+    const lit = isLit(sample.power);
+    if (lit !== undefined && s.lit !== undefined && lit !== s.lit) {
+      s.litChangedAt = at;
+      if (!lit && (commanded?.level ?? 0) > 0) s.flips.push(at);
+    }
+    if (lit !== undefined) s.lit = lit;
+    while (s.flips.length && (s.flips[0] as number) <= at - this.cyclingWindowMs) s.flips.shift();
+    const isDay = this.commanded.isDay(deviceId, at);
+    const note = (rule: FaultRule, result: ReturnType<typeof step>, verdict: Verdict) => {
+      if (result === 'latch' && verdict) latches.push({ deviceId, rule, at, verdict });
+      else if (result === 'clear') {
+        const raisedNow = latches.some((l) => l.deviceId === deviceId && l.rule === rule);
+        clears.push({ deviceId, rule, raisedNow });
+      }
+    };
+    for (const rule of INSTANT_RULES) {
+      const verdict = judge(rule, lamp.model, sample, commanded, isDay);
+      const r = ruleOf(s, rule);
+      // A lamp lighting up or going dark settles the power rules too (run-up, fade); voltage only
+      // follows the commanded level.
+      const changedAt =
+        rule === 'overVoltage' || rule === 'underVoltage' ? s.changedAt : Math.max(s.changedAt, s.litChangedAt);
+      note(rule, step(r, this.timings[rule], at, changedAt, verdict?.holds), verdict);
+    }
+    // Cycling: flips within its hour while commanded on; judged whenever the commanded level is known.
+    const cycling = ruleOf(s, 'cycling');
+    const verdict: Verdict =
+      commanded === undefined
+        ? undefined
+        : {
+            holds: s.flips.length >= CYCLING_FLIPS,
+            value: s.flips.length,
+            unit: '',
+            figures: { flips: s.flips.length },
+          };
+    note('cycling', step(cycling, this.timings.cycling, at, 0, verdict?.holds), verdict);
+  }
+
+  /** Raises the latched rules' alarms, their alert events' timers, the log and the fault reports, in one statement. */
+  private async raise(latches: Latch[]): Promise<Record<string, unknown>[]> {
+    const t = translator('en');
+    const c = latches.map((l) => ({ ...l, lamp: this.lamps.get(l.deviceId) as WatchedLamp }));
+    const e = sql.raw('e');
+    const matchOf = (i: string) =>
+      eventMatch(e, sql.raw(`${i}.account_id`), sql.raw(`${i}.device_id`), sql`NULL::bigint`);
+    const minuteSeconds = this.options.minuteSeconds ?? 60;
+    const figures = (l: Latch) => Object.fromEntries(Object.entries(l.verdict.figures).map(([k, v]) => [k, String(v)]));
+    return rowsOf(
+      await this.options.db.execute(sql`
+        WITH input AS (
+          SELECT * FROM unnest(
+            ${column(c, (x) => x.lamp.accountId)}::bigint[], ${column(c, (x) => RULE_LEVELS[x.rule])}::text[],
+            ${column(c, (x) => new Date(x.at).toISOString())}::timestamptz[], ${column(c, (x) => x.deviceId)}::bigint[],
+            ${column(c, (x) => x.rule)}::text[], ${column(c, (x) => x.verdict.value)}::float8[],
+            ${column(c, (x) => x.verdict.unit || null)}::text[], ${column(c, (x) => x.lamp.regionId)}::bigint[],
+            ${column(c, (x) => x.lamp.deviceTypeId)}::bigint[], ${column(c, (x) => t(`faults.rules.${x.rule}`))}::text[],
+            ${column(c, (x) => JSON.stringify({ rule: x.rule, ...x.verdict.figures }))}::text[],
+            ${column(c, (x) => RULE_FAULT_TYPES[x.rule])}::text[],
+            ${column(c, (x) => t(`faults.messages.${x.rule}`, figures(x)))}::text[])
+          AS i(account_id, alert_level, date_time, device_id, kind, value, unit, region_id, device_type_id, rule_name,
+               details, fault_type, description)
+        ), raised AS (
+          INSERT INTO alert_logs
+            (account_id, alert_level, date_time, device_id, value, unit, region_id, device_type_id, event_name, kind,
+             state, is_active, details)
+          SELECT i.account_id, i.alert_level, i.date_time, i.device_id, i.value, i.unit, i.region_id, i.device_type_id,
+            coalesce((SELECT e.event_name FROM alert_events e WHERE ${matchOf('i')} ORDER BY e.priority NULLS LAST, e.id LIMIT 1),
+              i.rule_name),
+            i.kind, 'active', true, i.details::jsonb
+          FROM input i
+          ON CONFLICT DO NOTHING
+          RETURNING *
+        ), timers AS (
+          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
+          SELECT r.account_id, r.id, e.id,
+            now() + make_interval(secs => CASE WHEN e.turn_to_alarm THEN coalesce(e.duration_of_alarm, 0) ELSE 0 END
+              * ${minuteSeconds}::float8)
+          FROM raised r JOIN alert_events e ON ${matchOf('r')}
+          ON CONFLICT DO NOTHING
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+        ), reported AS (
+          INSERT INTO fault_reports
+            (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code)
+          SELECT r.account_id, r.device_id, i.fault_type, i.description, 'Lampyr', r.date_time, 'open', 'detected', r.id, r.kind
+          FROM raised r JOIN input i ON i.device_id = r.device_id AND i.kind = r.kind
+          -- One open report per device and rule: a fault that comes back before the crew closed it is the same one.
+          WHERE NOT EXISTS (
+            SELECT 1 FROM fault_reports f
+            WHERE f.device_id = r.device_id AND f.rule_code = r.kind AND f.status = ANY(${`{${OPEN_STATUSES.join(',')}}`}::text[]))
+        )
+        SELECT * FROM raised`),
+    );
+  }
+
+  /** Clears the alarms of rules whose condition went away (reason `value`); the fault reports stay. */
+  private async clear(list: { deviceId: number; rule: FaultRule }[]): Promise<Record<string, unknown>[]> {
+    if (!list.length) return [];
+    return rowsOf(
+      await this.options.db.execute(sql`
+        WITH cleared AS (
+          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'value',
+            updated_at = now()
+          FROM unnest(${column(list, (x) => x.deviceId)}::bigint[], ${column(list, (x) => x.rule)}::text[]) AS k(device_id, kind)
+          WHERE a.device_id = k.device_id AND a.kind = k.kind AND a.is_active
+          RETURNING a.*
+        ), dropped AS (
+          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM cleared)
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT c.account_id, NULL, 'alert-logs', 'clear', c.id, NULL,
+            jsonb_build_object('state', c.state, 'clearReason', c.clear_reason)
+          FROM cleared c
+        )
+        SELECT * FROM cleared`),
+    );
+  }
+
+  /**
+   * Communication loss is node loss (engines/node-loss): each node-loss alarm raised opens a fault
+   * report too, unless one is open for the device already.
+   */
+  async reportCommunicationLoss(rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (!rows.length) return;
+    const description = translator('en')('faults.messages.communicationLoss');
+    await this.options.db.execute(sql`
+      INSERT INTO fault_reports
+        (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code)
+      SELECT DISTINCT ON (l.device_id) l.account_id, l.device_id, ${RULE_FAULT_TYPES.communicationLoss}, ${description},
+        'Lampyr', l.date_time, 'open', 'detected', l.id, 'communicationLoss'
+      FROM alert_logs l
+      WHERE l.id = ANY(${`{${rows.map((r) => Number(r.id)).join(',')}}`}::bigint[]) AND l.device_id IS NOT NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM fault_reports f
+          WHERE f.device_id = l.device_id AND f.rule_code = 'communicationLoss' AND f.status = ANY(${`{${OPEN_STATUSES.join(',')}}`}::text[]))
+      ORDER BY l.device_id, l.id`);
+  }
+}

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/connect.ts';
+import { translator } from '../../i18n/translate.ts';
+import { column } from '../../ingest/array-codec.ts';
+import { eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
+import { DEFAULT_SILENCE_MINUTES, MISSED_REPORTS } from '../connection-watcher.ts';
+
+/** Luminaires named in an alarm's message; the details keep up to LISTED_DEVICES. */
+const NAMED_IN_MESSAGE = 10;
+const LISTED_DEVICES = 200;
+
+/**
+ * Gateway health (issue 13): a gateway is alive while it forwards frames (the ingest keeps its
+ * `last_seen_at` from uplinks' rxInfo). Silent past its threshold — three of its stats intervals, and
+ * at least the quarter of an hour the connection watcher uses — it gets one active `gatewayLoss`
+ * alarm (partial unique index `alert_logs_active_gateway`) whose message and details list the
+ * luminaires of its account heard only through it: those whose newest frames reached no other
+ * gateway (`device_connection_status.gateway_euis`, else the best gateway when that is all there
+ * is). Heard again, the alarm clears (reason `recovery`). Idempotent: every worker may run it.
+ */
+export class GatewayHealth {
+  constructor(
+    private readonly db: Db,
+    /** Seconds in one of the settings' minutes (60; less in tests). */
+    private readonly minuteSeconds = 60,
+  ) {}
+
+  /** Clears the alarms of gateways heard since they were raised; resolves with the cleared rows. */
+  async recovered(): Promise<Record<string, unknown>[]> {
+    return rowsOf(
+      await this.db.execute(sql`
+        WITH recovered AS (
+          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'recovery',
+            updated_at = now()
+          FROM gateways g
+          WHERE a.kind = 'gatewayLoss' AND a.is_active AND g.id = a.gateway_id AND g.last_seen_at > a.date_time
+          RETURNING a.*
+        ), dropped AS (
+          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM recovered)
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT r.account_id, NULL, 'alert-logs', 'clear', r.id, NULL,
+            jsonb_build_object('state', r.state, 'clearReason', r.clear_reason)
+          FROM recovered r
+        )
+        SELECT * FROM recovered`),
+    );
+  }
+
+  /** Raises the alarms of gateways silent past their threshold; resolves with the raised rows. */
+  async sweep(): Promise<Record<string, unknown>[]> {
+    const silent = rowsOf(
+      await this.db.execute(sql`
+        SELECT g.id, g.account_id, g.name, lower(g.dev_eui) AS eui, g.last_seen_at,
+          (SELECT count(*) FROM devices d JOIN device_connection_status c ON c.device_id = d.id
+           WHERE d.account_id = g.account_id AND d.is_active
+             AND (c.gateway_euis = ARRAY[lower(g.dev_eui)]
+               OR (c.gateway_euis IS NULL AND c.gateway_eui = lower(g.dev_eui)))) AS lone_count,
+          (SELECT coalesce(jsonb_agg(jsonb_build_object('id', x.id, 'name', x.name) ORDER BY x.name, x.id), '[]'::jsonb)
+           FROM (SELECT d.id, d.name FROM devices d JOIN device_connection_status c ON c.device_id = d.id
+                 WHERE d.account_id = g.account_id AND d.is_active
+                   AND (c.gateway_euis = ARRAY[lower(g.dev_eui)]
+                     OR (c.gateway_euis IS NULL AND c.gateway_eui = lower(g.dev_eui)))
+                 ORDER BY d.name, d.id LIMIT ${LISTED_DEVICES}) x) AS lone
+        FROM gateways g
+        WHERE g.last_seen_at IS NOT NULL
+          AND g.last_seen_at < now() - make_interval(secs => greatest(
+            coalesce(g.stats_interval, 30) * ${MISSED_REPORTS}, ${DEFAULT_SILENCE_MINUTES} * ${this.minuteSeconds}::float8))
+          AND NOT EXISTS (SELECT 1 FROM alert_logs a WHERE a.gateway_id = g.id AND a.kind = 'gatewayLoss' AND a.is_active)
+        ORDER BY g.id LIMIT 500`),
+    );
+    if (!silent.length) return [];
+    const t = translator('en');
+    const c = silent.map((g) => {
+      const lone = (typeof g.lone === 'string' ? JSON.parse(g.lone) : g.lone) as { id: number; name: string }[];
+      const count = Number(g.lone_count);
+      const named = lone.slice(0, NAMED_IN_MESSAGE).map((d) => d.name);
+      const devices =
+        count > named.length
+          ? `${named.join(', ')} ${t('faults.more', { count: count - named.length })}`
+          : named.join(', ');
+      const since = new Date(g.last_seen_at as string | Date).toISOString();
+      return {
+        gatewayId: Number(g.id),
+        accountId: Number(g.account_id),
+        message: t('faults.messages.gatewayLoss', { gateway: String(g.name), since, count, devices: devices || '—' }),
+        details: JSON.stringify({ gatewayEui: g.eui, lastSeenAt: since, count, luminaires: lone }),
+        count,
+      };
+    });
+    const e = sql.raw('e');
+    return rowsOf(
+      await this.db.execute(sql`
+        WITH input AS (
+          SELECT * FROM unnest(${column(c, (x) => x.gatewayId)}::bigint[], ${column(c, (x) => x.accountId)}::bigint[],
+            ${column(c, (x) => x.message.slice(0, 2000))}::text[], ${column(c, (x) => x.details)}::text[],
+            ${column(c, (x) => x.count)}::float8[])
+          AS i(gateway_id, account_id, message, details, lone)
+        ), raised AS (
+          INSERT INTO alert_logs (account_id, alert_level, date_time, gateway_id, value, event_name, details, kind, state, is_active)
+          SELECT i.account_id, CASE WHEN i.lone > 0 THEN 'high' ELSE 'medium' END, now(), i.gateway_id, i.lone, i.message,
+            i.details::jsonb, 'gatewayLoss', 'active', true
+          FROM input i
+          ON CONFLICT DO NOTHING
+          RETURNING *
+        ), timers AS (
+          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
+          SELECT r.account_id, r.id, e.id, now()
+          FROM raised r JOIN alert_events e ON ${eventMatch(e, sql.raw('r.account_id'), sql`NULL::bigint`, sql`NULL::bigint`)}
+          ON CONFLICT DO NOTHING
+        ), logged AS (
+          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
+          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+        )
+        SELECT * FROM raised`),
+    );
+  }
+}
