@@ -193,8 +193,9 @@ describe('Lampyr console in a real browser', () => {
     await page.getByRole('button', { name: 'New City' }).click();
     const cityDialog = page.getByRole('dialog');
     await cityDialog.getByLabel('Name').fill(city);
-    await choose('State', state);
+    // Country first: the state list narrows to the chosen country's (choosing a country clears a state of another).
     await choose('Country', country);
+    await choose('State', state);
     await cityDialog.getByLabel('Latitude').fill('95');
     await cityDialog.getByLabel('Longitude').fill('25.1');
     await cityDialog.getByRole('button', { name: 'Save' }).click();

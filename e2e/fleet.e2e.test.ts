@@ -249,7 +249,9 @@ describe('devices, import, live screens', () => {
     await expect.poll(() => page.getByTestId('selection-count').textContent()).toBe('1 device selected');
     await page.getByRole('spinbutton', { name: 'Dim level' }).fill('30');
     await page.getByRole('button', { name: 'Dim to 30 %' }).click();
-    await expect.poll(() => page.getByText('Are you sure to send this profile to device?').isVisible()).toBe(true);
+    // The confirmation says what will happen to how many lights.
+    await expect.poll(() => page.getByText('Dim to 30 %: 1 device').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('1 light will be dimmed to 30% now.').isVisible()).toBe(true);
     await screenshot(page, 'fleet-04-live-control-confirm');
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Send' }).click();
     const writes = page.locator('.ant-table-tbody').last();
@@ -269,7 +271,7 @@ describe('devices, import, live screens', () => {
     await page.goto(url);
     await expect.poll(() => page.getByText('Select max 15 days').isVisible()).toBe(true);
     await expect.poll(() => page.locator('.ant-select-selection-item', { hasText: 'Lamp state' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Show chart' }).click();
+    // The chart draws as soon as a device and its channels are chosen: no button to press.
     await expect.poll(() => page.locator('main canvas').count()).toBeGreaterThan(0);
     await screenshot(page, 'fleet-06-graphic');
   });

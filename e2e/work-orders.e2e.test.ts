@@ -98,7 +98,7 @@ describe('maintenance workflow in the console', () => {
 
     // Report a Fault, opened from the device (as device details link it).
     await page.goto(`${server.url}/maintenance-fault/report-a-fault?deviceId=${device?.id}`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Report a fault' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Report a fault', exact: true }).isVisible()).toBe(true);
     // The device's position fills the location.
     await expect.poll(() => page.getByLabel('Latitude').inputValue()).not.toBe('');
     await page.getByLabel('Fault type', { exact: true }).click();

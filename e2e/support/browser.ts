@@ -45,6 +45,13 @@ interface AxeViolation {
 
 /** Runs axe-core in the page; returns its serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // antd fades new things in (upload list items, popconfirms, messages): checked mid-fade, a text
+  // is half-transparent and fails contrast although it is fine at rest. Let running animations end.
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    undefined,
+    { timeout: 5000 },
+  );
   // Evaluated rather than added as a <script>: the console's CSP rightly refuses inline scripts.
   await page.evaluate(readFileSync(join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
