@@ -48,7 +48,8 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // antd fades new things in (upload list items, popconfirms, messages): checked mid-fade, a text
   // is half-transparent and fails contrast although it is fine at rest. Let running animations end.
   await page.waitForFunction(
-    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    () =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
     undefined,
     { timeout: 5000 },
   );
