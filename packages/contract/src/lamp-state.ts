@@ -66,3 +66,48 @@ export interface MembersAdded {
   matched: number;
   added: number;
 }
+
+/** A device the map draws one by one (`GET {QUERY_URL}/device-map`): where it is, its lamp state and connection. */
+export interface MapDevice {
+  id: number;
+  name: string;
+  street: string | null;
+  latitude: number;
+  longitude: number;
+  state: LampState;
+  /** Connection: online, offline, or never seen. */
+  status: 'online' | 'offline' | 'never';
+  /** When the connection status last changed; null when never seen. */
+  dateTime: string | null;
+  dim: number | null;
+  power: number | null;
+}
+
+/** Devices the map draws as one marker: their mean position, how many, and how many in each lamp state. */
+export interface MapCluster {
+  latitude: number;
+  longitude: number;
+  count: number;
+  states: Record<LampState, number>;
+}
+
+/**
+ * `GET {QUERY_URL}/device-map?west=&south=&east=&north=&zoom=[&street=][&state=]`: the devices in a
+ * bounding box, one by one up to a limit and as clusters beyond it; `counts` by lamp state of all
+ * the devices in view on the street (before the state filter), `total` after it.
+ */
+export interface MapView {
+  total: number;
+  counts: Record<LampState, number>;
+  devices: MapDevice[];
+  clusters: MapCluster[];
+}
+
+/** `GET {QUERY_URL}/device-map/extent[?street=]`: the box around the account's placed devices (null when none). */
+export interface MapExtent {
+  devices: number;
+  south: number | null;
+  west: number | null;
+  north: number | null;
+  east: number | null;
+}

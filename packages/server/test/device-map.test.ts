@@ -54,27 +54,71 @@ describe('device map', () => {
     expect((other.body.data.devices as { name: string }[]).every((d) => d.name.startsWith('THEIRS-'))).toBe(true);
   });
 
+  it('gives each device its lamp state, and filters by street and state', async () => {
+    // MINE-2 reports its lamp on at full level with power; MINE-3 is on a street of its own.
+    await t.database.db.execute(sql`
+      INSERT INTO channel_values (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status)
+      SELECT d.account_id, d.id, t.id, 0, CASE t.channel_code WHEN 'power' THEN 95 WHEN 'dim' THEN 100 ELSE 1 END, now(), 'ok'
+      FROM devices d JOIN device_channel_templates t ON t.device_type_model_id = d.device_type_model_id
+      WHERE d.name = 'MINE-2' AND t.channel_code IN ('lamp', 'dim', 'power')`);
+    await t.database.db.execute(sql`UPDATE devices SET street = 'Lampyr Test Sokağı' WHERE name = 'MINE-3'`);
+    const all = await api.call('GET', `/query/api/device-map?${BOX}&zoom=14`);
+    const two = (all.body.data.devices as { name: string; state: string; power: number }[]).find(
+      (d) => d.name === 'MINE-2',
+    );
+    expect(two?.state).toBe('on');
+    expect(two?.power).toBe(95);
+    expect(all.body.data.counts.on).toBe(1);
+    expect(Object.values(all.body.data.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(30);
+
+    const on = await api.call('GET', `/query/api/device-map?${BOX}&zoom=14&state=on`);
+    expect(on.body.data.total).toBe(1);
+    expect((on.body.data.devices as { name: string }[]).map((d) => d.name)).toEqual(['MINE-2']);
+    // The legend still counts every state in view.
+    expect(on.body.data.counts.unknown).toBe(all.body.data.counts.unknown);
+
+    const street = await api.call(
+      'GET',
+      `/query/api/device-map?${BOX}&zoom=14&street=${encodeURIComponent(' lampyr test sokağı ')}`,
+    );
+    expect((street.body.data.devices as { name: string }[]).map((d) => d.name)).toEqual(['MINE-3']);
+
+    const extent = await api.call('GET', '/query/api/device-map/extent?street=Lampyr%20Test%20Soka%C4%9F%C4%B1');
+    expect(extent.status).toBe(200);
+    expect(extent.body.data.devices).toBe(1);
+    expect(extent.body.data.south).toBeCloseTo(extent.body.data.north, 6);
+    const bad = await api.call('GET', `/query/api/device-map?${BOX}&zoom=14&state=glowing`);
+    expect(bad.status).toBe(400);
+    expect(bad.raw).not.toMatch(/select|stack/i);
+  });
+
   it('sends clusters when more than 2,000 devices are in view, their counts adding up', async () => {
     await lights(mine, 'MANY-', MAP_DEVICES_MAX + 100);
     const res = await api.call('GET', `/query/api/device-map?${BOX}&zoom=12`);
     expect(res.status).toBe(200);
-    const { total, devices, clusters } = res.body.data as {
+    const { total, devices, clusters, counts } = res.body.data as {
       total: number;
       devices: unknown[];
-      clusters: { count: number; online: number; offline: number; never: number; latitude: number }[];
+      counts: Record<string, number>;
+      clusters: { count: number; states: Record<string, number>; latitude: number }[];
     };
     expect(total).toBe(MAP_DEVICES_MAX + 130);
     expect(devices).toEqual([]);
     expect(clusters.length).toBeGreaterThan(0);
     expect(clusters.reduce((a, c) => a + c.count, 0)).toBe(total);
     for (const c of clusters) {
-      expect(c.online + c.offline + c.never).toBe(c.count);
+      expect(Object.values(c.states).reduce((a, b) => a + b, 0)).toBe(c.count);
       expect(c.latitude).toBeGreaterThanOrEqual(10);
     }
-    expect(clusters.reduce((a, c) => a + c.online, 0)).toBe(1);
+    expect(clusters.reduce((a, c) => a + (c.states.on ?? 0), 0)).toBe(1);
+    expect(counts.on).toBe(1);
     // Closer in, the grid is finer: more clusters for the same devices.
     const closer = await api.call('GET', `/query/api/device-map?${BOX}&zoom=16`);
     expect(closer.body.data.clusters.length).toBeGreaterThan(clusters.length);
+    // Filtered to a state with few devices, they come one by one again.
+    const onOnly = await api.call('GET', `/query/api/device-map?${BOX}&zoom=12&state=on`);
+    expect(onOnly.body.data.clusters).toEqual([]);
+    expect(onOnly.body.data.devices).toHaveLength(1);
   });
 
   it('refuses a missing or impossible box with a clear error, in Turkish too', async () => {

@@ -1,6 +1,15 @@
-import { getResource } from '@lampyr/contract';
-import { sql } from 'drizzle-orm';
+import {
+  getResource,
+  LAMP_STATES,
+  type LampState,
+  type MapCluster,
+  type MapDevice,
+  type MapExtent,
+  type MapView,
+} from '@lampyr/contract';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { lampStateQuery } from '../data/lamp-state.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
@@ -18,6 +27,8 @@ interface MapQuery {
   east?: string;
   north?: string;
   zoom?: string;
+  street?: string;
+  state?: string;
 }
 
 function coordinate(raw: string | undefined, field: string, limit: number): number {
@@ -27,23 +38,65 @@ function coordinate(raw: string | undefined, field: string, limit: number): numb
   return value;
 }
 
+/** The street condition of a map query: exact street name, trimmed and case-insensitive. */
+function streetCondition(street: string | undefined): SQL | undefined {
+  if (street === undefined || street.trim() === '') return undefined;
+  if (street.length > 200) throw badValue('street', 'at most 200 characters');
+  return sql`lower(btrim(devices.street)) = lower(${street.trim()})`;
+}
+
+function lampStatesOf(raw: string | undefined): LampState[] | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const states = raw.split(',');
+  if (states.some((s) => !(LAMP_STATES as readonly string[]).includes(s)))
+    throw badValue('state', `expected one of ${LAMP_STATES.join(', ')}`);
+  return states as LampState[];
+}
+
+const zeroCounts = () => Object.fromEntries(LAMP_STATES.map((s) => [s, 0])) as Record<LampState, number>;
+
 /**
- * `GET /query/api/device-map?west=&south=&east=&north=&zoom=`: the map's view of the account's
- * devices inside a bounding box. Up to 2,000 devices in view come one by one (id, name, street,
- * position, connection status and its time); more come as clusters of a grid of about 64 pixels at
- * that zoom (their mean position, count and count per status), so a fleet of 100,000 answers in a
- * few hundred rows. Scoped like the devices list (the caller's account and permission).
+ * The map's view of the account's devices, drawn by lamp state (data/lamp-state.ts):
+ * `GET /query/api/device-map?west=&south=&east=&north=&zoom=[&street=][&state=on,fault]` answers the
+ * devices inside a bounding box: up to 2,000 one by one (name, street, position, lamp state, dim,
+ * power, connection and its time); more as clusters of a grid of about 64 pixels at that zoom (mean
+ * position, count, count per lamp state), so a fleet of 100,000 answers in a few hundred rows; with
+ * the counts per lamp state of the devices in view (on the street, before the state filter) for the
+ * legend. `GET /query/api/device-map/extent[?street=]` answers the box around the placed devices, for
+ * the map's first view. Scoped like the devices list (the caller's account and permission).
  */
 export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): void {
   const devices = getResource('devices');
+  const deviceScope = (request: Parameters<typeof authorize>[0]) => {
+    const actor = authorize(request, devices, 'read');
+    const repository = ctx.repositories.get(devices.name);
+    if (!repository) throw new Error('no repository for devices');
+    return repository.scope(actor) ?? sql`true`;
+  };
+  const placed = sql`devices.latitude IS NOT NULL AND devices.longitude IS NOT NULL`;
+
+  app.get<{ Querystring: Pick<MapQuery, 'street'> }>(
+    `${QUERY_PREFIX}/device-map/extent`,
+    { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'The box around the placed devices' } },
+    async (request): Promise<{ success: true; data: MapExtent }> => {
+      const scope = deviceScope(request);
+      const street = streetCondition(request.query.street);
+      const [extent] = rowsOf<MapExtent>(
+        await ctx.db.execute(sql`
+          SELECT count(*)::int AS devices,
+                 min(devices.latitude)::float8 AS south, min(devices.longitude)::float8 AS west,
+                 max(devices.latitude)::float8 AS north, max(devices.longitude)::float8 AS east
+          FROM devices WHERE ${scope} AND ${placed}${street ? sql` AND ${street}` : sql``}`),
+      );
+      return { success: true, data: extent ?? { devices: 0, south: null, west: null, north: null, east: null } };
+    },
+  );
+
   app.get<{ Querystring: MapQuery }>(
     `${QUERY_PREFIX}/device-map`,
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'Devices on the map, clustered' } },
-    async (request) => {
-      const actor = authorize(request, devices, 'read');
-      const repository = ctx.repositories.get(devices.name);
-      if (!repository) throw new Error('no repository for devices');
-      const scope = repository.scope(actor) ?? sql`true`;
+    async (request): Promise<{ success: true; data: MapView }> => {
+      const scope = deviceScope(request);
       const q = request.query;
       const west = coordinate(q.west, 'west', 180);
       const east = coordinate(q.east, 'east', 180);
@@ -54,36 +107,62 @@ export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): 
       const zoom = q.zoom === undefined ? Number.NaN : Number(q.zoom);
       if (!Number.isInteger(zoom) || zoom < 0 || zoom > 22)
         throw badValue('zoom', 'expected a whole number from 0 to 22');
+      const street = streetCondition(q.street);
+      const wanted = lampStatesOf(q.state);
 
-      const inView = sql`${scope} AND devices.latitude BETWEEN ${south} AND ${north}
-        AND devices.longitude BETWEEN ${west} AND ${east}`;
-      const total = Number(
-        rowsOf<{ n: number }>(await ctx.db.execute(sql`SELECT count(*)::int AS n FROM devices WHERE ${inView}`))[0]
-          ?.n ?? 0,
-      );
+      const inView = sql`devices.latitude BETWEEN ${south} AND ${north}
+        AND devices.longitude BETWEEN ${west} AND ${east}${street ? sql` AND ${street}` : sql``}`;
+      const states = sql`(${lampStateQuery(scope, inView)})`;
+      const counts = zeroCounts();
+      for (const row of rowsOf<{ state: LampState; n: number }>(
+        await ctx.db.execute(sql`SELECT state, count(*)::int AS n FROM ${states} st GROUP BY state`),
+      ))
+        counts[row.state] = row.n;
+      const considered: readonly LampState[] = wanted ?? LAMP_STATES;
+      const total = considered.reduce((sum, s) => sum + counts[s], 0);
+      const chosen = wanted
+        ? sql`st.state IN (${sql.join(
+            wanted.map((s) => sql`${s}`),
+            sql`, `,
+          )})`
+        : sql`true`;
       if (total <= MAP_DEVICES_MAX) {
-        const list = rowsOf(
+        const list = rowsOf<MapDevice>(
           await ctx.db.execute(sql`
-            SELECT devices.id::int AS id, devices.name, devices.street, devices.latitude, devices.longitude,
+            SELECT devices.id::int AS id, devices.name, devices.street,
+                   devices.latitude::float8 AS latitude, devices.longitude::float8 AS longitude,
+                   st.state, st.dim::float8 AS dim, st.power::float8 AS power,
                    coalesce(s.status, 'never') AS status, s.date_time AS "dateTime"
-            FROM devices LEFT JOIN device_connection_status s ON s.device_id = devices.id
-            WHERE ${inView} ORDER BY devices.id`),
+            FROM ${states} st
+            JOIN devices ON devices.id = st.device_id
+            LEFT JOIN device_connection_status s ON s.device_id = devices.id
+            WHERE ${chosen}
+            ORDER BY devices.id`),
         );
-        return { success: true, data: { total, devices: list, clusters: [] } };
+        return { success: true, data: { total, counts, devices: list, clusters: [] } };
       }
       const cell = 360 / 2 ** zoom / CELLS_PER_TILE;
-      const clusters = rowsOf<{ count: number; online: number; offline: number }>(
+      const perState = sql.join(
+        LAMP_STATES.map((s) => sql`count(*) FILTER (WHERE st.state = ${s})::int AS ${sql.identifier(s)}`),
+        sql`, `,
+      );
+      const clusters = rowsOf<Record<string, number>>(
         await ctx.db.execute(sql`
           SELECT avg(devices.latitude)::float8 AS latitude, avg(devices.longitude)::float8 AS longitude,
-                 count(*)::int AS count,
-                 count(*) FILTER (WHERE s.status = 'online')::int AS online,
-                 count(*) FILTER (WHERE s.status = 'offline')::int AS offline
-          FROM devices LEFT JOIN device_connection_status s ON s.device_id = devices.id
-          WHERE ${inView}
+                 count(*)::int AS count, ${perState}
+          FROM ${states} st JOIN devices ON devices.id = st.device_id
+          WHERE ${chosen}
           GROUP BY floor(devices.latitude / ${cell}::float8), floor(devices.longitude / ${cell}::float8)
           ORDER BY count DESC`),
-      ).map((c) => ({ ...c, never: c.count - c.online - c.offline }));
-      return { success: true, data: { total, devices: [], clusters } };
+      ).map(
+        (c): MapCluster => ({
+          latitude: c.latitude as number,
+          longitude: c.longitude as number,
+          count: c.count as number,
+          states: Object.fromEntries(LAMP_STATES.map((s) => [s, c[s] ?? 0])) as Record<LampState, number>,
+        }),
+      );
+      return { success: true, data: { total, counts, devices: [], clusters } };
     },
   );
 }

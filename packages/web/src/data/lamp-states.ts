@@ -16,21 +16,7 @@ const LIVE_REFRESH_MS = 10_000;
  */
 export function useLampStates(deviceIds: readonly number[] | 'all') {
   const ids = deviceIds === 'all' ? 'all' : [...new Set(deviceIds)].sort((a, b) => a - b);
-  const client = useQueryClient();
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = onLiveEvent((event) => {
-      if (timer || (event.type !== 'value' && event.type !== 'status' && event.type !== 'alarm')) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        void client.invalidateQueries({ queryKey: keys.resource('lamp-states') });
-      }, LIVE_REFRESH_MS);
-    });
-    return () => {
-      off();
-      clearTimeout(timer);
-    };
-  }, [client]);
+  useLiveRefresh(keys.resource('lamp-states'));
   return useQuery({
     queryKey: keys.aggregate('lamp-states', 'devices', ids),
     queryFn: async ({ signal }) => {
@@ -41,6 +27,29 @@ export function useLampStates(deviceIds: readonly number[] | 'all') {
     enabled: ids === 'all' || ids.length > 0,
     refetchInterval: REFRESH_MS,
   });
+}
+
+/**
+ * Reads `queryKey` again after a reading, connection or alarm change arrives on the live stream, at
+ * most once every LIVE_REFRESH_MS (lamp states follow readings; a busy fleet must not refetch per uplink).
+ */
+export function useLiveRefresh(queryKey: readonly unknown[]) {
+  const client = useQueryClient();
+  const key = JSON.stringify(queryKey);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = onLiveEvent((event) => {
+      if (timer || (event.type !== 'value' && event.type !== 'status' && event.type !== 'alarm')) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void client.invalidateQueries({ queryKey: JSON.parse(key) as unknown[] });
+      }, LIVE_REFRESH_MS);
+    });
+    return () => {
+      off();
+      clearTimeout(timer);
+    };
+  }, [client, key]);
 }
 
 /** The streets of the account's devices, for street filters. */

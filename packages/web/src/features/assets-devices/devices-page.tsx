@@ -1,8 +1,9 @@
+import { getResource } from '@lampyr/contract';
 import { Select } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useTranslation } from 'react-i18next';
 import { useLampStates, useStreets } from '../../data/lamp-states.ts';
-import { useTableParams } from '../../data/resource-list.ts';
+import { useResourceList, useTableParams } from '../../data/resource-list.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import ResourcePage from '../../resources/resource-page.tsx';
 import { LampStateTag } from './lamp-state-tag.tsx';
@@ -17,8 +18,16 @@ export default function DevicesPage() {
   const { params, update } = useTableParams('devices');
   const streets = useStreets();
   const street = params.filters?.street;
+  // The page the list shows (the same query as the list's own, so read from its cache): the lamp
+  // states of those rows only, one request per page however large the fleet.
+  const page = useResourceList(getResource('devices'), params);
+  const states = useLampStates((page.data?.content ?? []).map((row) => row.id));
   const columns: ColumnsType<Row> = [
-    { key: 'lampState', title: t('lampState.title'), render: (_v, row) => <DeviceLamp id={row.id} /> },
+    {
+      key: 'lampState',
+      title: t('lampState.title'),
+      render: (_v, row) => (states.isPending ? null : <LampStateTag state={states.data?.get(row.id)?.state} />),
+    },
   ];
   return (
     <ResourcePage
@@ -43,11 +52,4 @@ export default function DevicesPage() {
       }
     />
   );
-}
-
-/** One device's lamp state, from the account's lamp states (one request however many rows show). */
-function DeviceLamp({ id }: { id: number }) {
-  const states = useLampStates('all');
-  if (states.isPending) return null;
-  return <LampStateTag state={states.data?.get(id)?.state} />;
 }

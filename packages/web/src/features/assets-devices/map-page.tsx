@@ -1,23 +1,15 @@
 import 'leaflet/dist/leaflet.css';
-import { LAMP_STATES, type LampState } from '@lampyr/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { LAMP_STATES, type LampState, type MapCluster, type MapExtent } from '@lampyr/contract';
 import { Alert, Badge, Card, Empty, Flex, Segmented, Select, Spin, Tag, Typography, theme } from 'antd';
-import { divIcon, type LatLngBoundsExpression } from 'leaflet';
-import { useEffect, useMemo } from 'react';
+import { divIcon, type LatLngBoundsExpression, type Map as LeafletMap } from 'leaflet';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CircleMarker, MapContainer, Marker, Popup, TileLayer } from 'react-leaflet';
+import { CircleMarker, MapContainer, Marker, Popup, TileLayer, Tooltip, useMap, useMapEvents } from 'react-leaflet';
 import { Link, useSearchParams } from 'react-router';
 import { LoadFailed } from '../../app/layout/load-failed.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { useLampStates, useStreets } from '../../data/lamp-states.ts';
-import {
-  type Connection,
-  MAP_STATUS_KEY,
-  useMapConnections,
-  useMapDevices,
-  useMapOverrides,
-} from '../../data/map-data.ts';
-import { onLiveEvent } from '../../lib/live-stream.ts';
+import { useStreets } from '../../data/lamp-states.ts';
+import { type MapBox, useMapExtent, useMapOverrides, useMapView } from '../../data/map-data.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { LAMP_ICONS, LampStateTag, lampColours } from './lamp-state-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
@@ -55,16 +47,98 @@ function Swatch({ state, colour }: { state: LampState; colour: string }) {
 }
 
 const ISTANBUL: [number, number] = [41.0082, 28.9784];
+const round = (value: number) => Math.round(value * 1e4) / 1e4;
+
+/** The map's view, a little wider than the screen so a small pan needs no new request. */
+function boxOf(map: LeafletMap): MapBox {
+  const b = map.getBounds().pad(0.1);
+  return {
+    west: round(Math.max(-180, b.getWest())),
+    south: round(Math.max(-90, b.getSouth())),
+    east: round(Math.min(180, b.getEast())),
+    north: round(Math.min(90, b.getNorth())),
+    zoom: map.getZoom(),
+  };
+}
+
+/** Tells the page which part of the world the map shows, now and after every move or zoom. */
+function ViewWatcher({ onView }: { onView: (box: MapBox) => void }) {
+  const map = useMapEvents({ moveend: () => onView(boxOf(map)) });
+  useEffect(() => onView(boxOf(map)), [map, onView]);
+  return null;
+}
+
+function boundsOf(extent: MapExtent | undefined): LatLngBoundsExpression | undefined {
+  if (!extent?.devices || extent.south === null || extent.west === null) return undefined;
+  return [
+    [extent.south, extent.west],
+    [extent.north ?? extent.south, extent.east ?? extent.west],
+  ];
+}
+
+/** Moves the map to a street's devices when the street filter changes (not on the first view). */
+function FitTo({ bounds }: { bounds: LatLngBoundsExpression | undefined }) {
+  const map = useMap();
+  const key = JSON.stringify(bounds ?? null);
+  const [first] = useState(key);
+  useEffect(() => {
+    if (key !== first && bounds) map.fitBounds(bounds, { maxZoom: 17 });
+  }, [map, key, first, bounds]);
+  return null;
+}
+
+/** Devices drawn as one marker when many are in view: their count, failed lamps in red; a click zooms in. */
+function Cluster({ cluster }: { cluster: MapCluster }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const map = useMap();
+  const faults = cluster.states.fault;
+  const size = Math.round(26 + Math.min(22, Math.log10(cluster.count) * 8));
+  const ring = faults ? token.colorError : token.colorPrimary;
+  const label = t('map.cluster', { count: cluster.count });
+  const icon = useMemo(
+    () =>
+      divIcon({
+        className: '',
+        iconSize: [size, size],
+        iconAnchor: [size / 2, size / 2],
+        html: `<div role="img" aria-label="${label}" style="width:${size}px;height:${size}px;border-radius:50%;background:${token.colorBgContainer};border:3px solid ${ring};color:${token.colorText};display:flex;align-items:center;justify-content:center;font-weight:600;font-size:12px;box-shadow:0 1px 4px rgba(0,0,0,.35)">${cluster.count}</div>`,
+      }),
+    [size, ring, label, cluster.count, token.colorBgContainer, token.colorText],
+  );
+  return (
+    <Marker
+      position={[cluster.latitude, cluster.longitude]}
+      icon={icon}
+      zIndexOffset={faults ? 1000 : 0}
+      eventHandlers={{
+        click: () => map.setView([cluster.latitude, cluster.longitude], Math.min(map.getZoom() + 2, 19)),
+      }}
+    >
+      <Tooltip>
+        <Flex vertical gap={2}>
+          <Typography.Text strong>{label}</Typography.Text>
+          {LAMP_STATES.filter((s) => cluster.states[s] > 0).map((s) => (
+            <span key={s}>{`${t(`lampState.${s}`)}: ${cluster.states[s]}`}</span>
+          ))}
+          <Typography.Text type="secondary">{t('map.zoomIn')}</Typography.Text>
+        </Flex>
+      </Tooltip>
+    </Marker>
+  );
+}
+
 /**
  * The menu's Map (SPEC §2): the account's devices that have coordinates, drawn by lamp state (on,
  * dimmed, off, fault, offline, not reported: colour and shape, failed lamps as a warning sign on
  * top), with a legend that filters and a street filter; each with its name, street, connection,
- * last contact and a way to its details. Tiles come from the configured tile server.
+ * last contact and a way to its details. Only the devices in view are asked for (`device-map`):
+ * one by one up to 2,000, as clusters beyond, so a fleet of 100,000 draws as fast as a street.
+ * Tiles come from the configured tile server.
  */
 export default function MapPage() {
   const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
-  const client = useQueryClient();
   const [search, setSearch] = useSearchParams();
   const requested = search.get('state');
   const shown: LampState | 'all' = isLampState(requested) ? requested : 'all';
@@ -79,31 +153,13 @@ export default function MapPage() {
       },
       { replace: true },
     );
-  const lamps = useLampStates('all');
   const streets = useStreets();
-
-  const devices = useMapDevices();
-  const connections = useMapConnections();
-
-  // Connection changes arrive on the live stream: recolour the marker in place (lamp states follow
-  // the stream in their hook).
-  useEffect(
-    () =>
-      onLiveEvent((event) => {
-        if (event.type !== 'status') return;
-        client.setQueryData<Map<number, Connection>>(MAP_STATUS_KEY, (before) => {
-          if (!before) return before;
-          const next = new Map(before);
-          next.set(event.deviceId, { status: event.status, dateTime: event.dateTime });
-          return next;
-        });
-      }),
-    [client],
-  );
+  const extent = useMapExtent(street);
+  const [box, setBox] = useState<MapBox>();
+  const view = useMapView(box, street, shown === 'all' ? undefined : shown);
 
   // Lights held by an override get a thick warning ring and a tag in their popup.
   const overrides = useMapOverrides();
-  const statusOf = (id: number): Status => connections.data?.get(id)?.status ?? 'never';
   const colour: Record<Status, string> = {
     online: token.colorSuccess,
     offline: token.colorError,
@@ -115,15 +171,13 @@ export default function MapPage() {
     never: t('device.neverSeen'),
   };
   const lampColour = lampColours(token);
-  const stateOf = (id: number): LampState => lamps.data?.get(id)?.state ?? 'unknown';
-  const all = devices.data?.devices ?? [];
-  const onStreet = street === undefined ? all : all.filter((d) => d.street?.trim() === street);
-  const counts = Object.fromEntries(LAMP_STATES.map((s) => [s, 0])) as Record<LampState, number>;
-  for (const d of onStreet) counts[stateOf(d.id)]++;
-  const visible = shown === 'all' ? onStreet : onStreet.filter((d) => stateOf(d.id) === shown);
+  const counts = view.data?.counts ?? (Object.fromEntries(LAMP_STATES.map((s) => [s, 0])) as Record<LampState, number>);
+  const inView = LAMP_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const visible = view.data?.devices ?? [];
+  const clusters = view.data?.clusters ?? [];
   // Failed lamps last, so they are drawn on top of their neighbours.
-  const ordinary = visible.filter((d) => stateOf(d.id) !== 'fault');
-  const failed = visible.filter((d) => stateOf(d.id) === 'fault');
+  const ordinary = visible.filter((d) => d.state !== 'fault');
+  const failed = visible.filter((d) => d.state === 'fault');
   const faultIcon = useMemo(
     () =>
       divIcon({
@@ -135,16 +189,7 @@ export default function MapPage() {
       }),
     [t, token.colorError, token.colorBgContainer, token.colorWhite],
   );
-  const bounds = useMemo<LatLngBoundsExpression | undefined>(() => {
-    const points = devices.data?.devices ?? [];
-    if (!points.length) return undefined;
-    const lats = points.map((d) => d.latitude);
-    const lngs = points.map((d) => d.longitude);
-    return [
-      [Math.min(...lats), Math.min(...lngs)],
-      [Math.max(...lats), Math.max(...lngs)],
-    ];
-  }, [devices.data]);
+  const bounds = boundsOf(extent.data);
   const { mapTileUrl, mapAttribution } = runtimeConfig();
   const language = i18n.resolvedLanguage ?? i18n.language;
   const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'short' });
@@ -175,7 +220,7 @@ export default function MapPage() {
           data-testid="lamp-legend"
           style={{ flexWrap: 'wrap', maxWidth: '100%' }}
           options={[
-            { value: 'all', label: t('map.all', { count: onStreet.length }) },
+            { value: 'all', label: t('map.all', { count: inView }) },
             ...LAMP_STATES.map((s) => ({
               value: s,
               label: (
@@ -197,24 +242,26 @@ export default function MapPage() {
         />
       </Card>
       <Card styles={{ body: { padding: 0 } }}>
-        {devices.isPending ? (
+        {extent.isPending ? (
           <Flex justify="center" style={{ padding: token.paddingLG }}>
             <span role="status" aria-label={t('state.loading')}>
               <Spin />
             </span>
           </Flex>
-        ) : devices.isError ? (
-          <LoadFailed error={devices.error} onRetry={() => void devices.refetch()} />
-        ) : all.length === 0 ? (
+        ) : extent.isError ? (
+          <LoadFailed error={extent.error} onRetry={() => void extent.refetch()} />
+        ) : !bounds && !street ? (
           <Empty style={{ padding: token.paddingLG }} description={t('map.noDevices')}>
             <Link to="/assets-devices/devices">{t('dashboard.openDevices')}</Link>
           </Empty>
         ) : (
           <>
-            {(devices.data?.total ?? 0) > all.length && (
-              <Alert type="warning" showIcon title={t('map.truncated', { shown: all.length })} />
+            {view.isError && <LoadFailed error={view.error} onRetry={() => void view.refetch()} />}
+            {clusters.length > 0 && (
+              <Alert type="info" showIcon title={t('map.clustered', { count: view.data?.total })} />
             )}
             <MapContainer
+              // Read once, when the map is made; a street chosen later moves it (FitTo).
               bounds={bounds}
               center={bounds ? undefined : ISTANBUL}
               zoom={bounds ? undefined : 11}
@@ -224,11 +271,14 @@ export default function MapPage() {
               className="device-map"
             >
               <TileLayer url={mapTileUrl} attribution={mapAttribution} />
+              <ViewWatcher onView={setBox} />
+              <FitTo bounds={bounds} />
+              {clusters.map((c) => (
+                <Cluster key={`${c.latitude},${c.longitude}`} cluster={c} />
+              ))}
               {[...ordinary, ...failed].map((d) => {
-                const status = statusOf(d.id);
-                const state = stateOf(d.id);
-                const lamp = lamps.data?.get(d.id);
-                const connection = connections.data?.get(d.id);
+                const status = d.status;
+                const state = d.state;
                 const held = overrides.data?.get(d.id);
                 const popup = (
                   <Popup>
@@ -239,11 +289,11 @@ export default function MapPage() {
                         <LampStateTag state={state} />
                         <Badge color={colour[status]} text={label[status]} />
                       </Flex>
-                      {(lamp?.power != null || lamp?.dim != null) && (
+                      {(d.power != null || d.dim != null) && (
                         <Typography.Text type="secondary">
                           {[
-                            lamp?.power != null ? `${number.format(lamp.power)} W` : undefined,
-                            lamp?.dim != null ? percent.format(lamp.dim / 100) : undefined,
+                            d.power != null ? `${number.format(d.power)} W` : undefined,
+                            d.dim != null ? percent.format(d.dim / 100) : undefined,
                           ]
                             .filter(Boolean)
                             .join(' · ')}
@@ -260,9 +310,9 @@ export default function MapPage() {
                           })}
                         </Tag>
                       )}
-                      {connection?.dateTime && (
+                      {d.dateTime && (
                         <Typography.Text type="secondary">
-                          {t('device.lastSeen')}: {dateFormat.format(new Date(connection.dateTime))}
+                          {t('device.lastSeen')}: {dateFormat.format(new Date(d.dateTime))}
                         </Typography.Text>
                       )}
                       <Link to={`/assets-devices/device-details?id=${d.id}`}>{t('map.details')}</Link>
