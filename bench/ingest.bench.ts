@@ -220,8 +220,9 @@ process.stdout.write(
 );
 const postgres = { BENCH_DB: postgresUrl, BENCH_MQTT_URL: brokerUrl };
 const onlyWorkers = process.env.BENCH_MODE === 'workers';
-if (onlyWorkers) {
-  // BENCH_MODE=workers: only the shared-subscription run below.
+const onlyEmbedded = process.env.BENCH_MODE === 'embedded';
+if (onlyWorkers || onlyEmbedded) {
+  // BENCH_MODE=workers: only the shared-subscription run below; BENCH_MODE=embedded: only the embedded one.
 } else if (process.env.BENCH_ALARMS === '0') {
   print(await run('PostgreSQL + Mosquitto', postgres, seconds));
 } else {
@@ -249,7 +250,7 @@ if (onlyWorkers) {
   );
 }
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
-if (workers > 1)
+if (workers > 1 && !onlyEmbedded)
   print(
     await run(`PostgreSQL + Mosquitto, ${workers} ingest workers on one shared subscription`, postgres, seconds, {
       workers,

@@ -113,20 +113,30 @@ export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): 
       const inView = sql`devices.latitude BETWEEN ${south} AND ${north}
         AND devices.longitude BETWEEN ${west} AND ${east}${street ? sql` AND ${street}` : sql``}`;
       const states = sql`(${lampStateQuery(scope, inView)})`;
+      // One pass over the lamp states in view: per grid cell, how many in each state. The legend's
+      // counts are their sums; whether the view comes one by one or clustered follows from them.
+      const cell = 360 / 2 ** zoom / CELLS_PER_TILE;
+      const perState = sql.join(
+        LAMP_STATES.map((s) => sql`count(*) FILTER (WHERE st.state = ${s})::int AS ${sql.identifier(s)}`),
+        sql`, `,
+      );
+      const cells = rowsOf<Record<string, number>>(
+        await ctx.db.execute(sql`
+          SELECT avg(st.latitude)::float8 AS latitude, avg(st.longitude)::float8 AS longitude, ${perState}
+          FROM ${states} st
+          GROUP BY floor(st.latitude / ${cell}::float8), floor(st.longitude / ${cell}::float8)`),
+      );
       const counts = zeroCounts();
-      for (const row of rowsOf<{ state: LampState; n: number }>(
-        await ctx.db.execute(sql`SELECT state, count(*)::int AS n FROM ${states} st GROUP BY state`),
-      ))
-        counts[row.state] = row.n;
+      for (const c of cells) for (const s of LAMP_STATES) counts[s] += c[s] ?? 0;
       const considered: readonly LampState[] = wanted ?? LAMP_STATES;
       const total = considered.reduce((sum, s) => sum + counts[s], 0);
-      const chosen = wanted
-        ? sql`st.state IN (${sql.join(
-            wanted.map((s) => sql`${s}`),
-            sql`, `,
-          )})`
-        : sql`true`;
       if (total <= MAP_DEVICES_MAX) {
+        const chosen = wanted
+          ? sql`st.state IN (${sql.join(
+              wanted.map((s) => sql`${s}`),
+              sql`, `,
+            )})`
+          : sql`true`;
         const list = rowsOf<MapDevice>(
           await ctx.db.execute(sql`
             SELECT devices.id::int AS id, devices.name, devices.street,
@@ -141,27 +151,20 @@ export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): 
         );
         return { success: true, data: { total, counts, devices: list, clusters: [] } };
       }
-      const cell = 360 / 2 ** zoom / CELLS_PER_TILE;
-      const perState = sql.join(
-        LAMP_STATES.map((s) => sql`count(*) FILTER (WHERE st.state = ${s})::int AS ${sql.identifier(s)}`),
-        sql`, `,
-      );
-      const clusters = rowsOf<Record<string, number>>(
-        await ctx.db.execute(sql`
-          SELECT avg(devices.latitude)::float8 AS latitude, avg(devices.longitude)::float8 AS longitude,
-                 count(*)::int AS count, ${perState}
-          FROM ${states} st JOIN devices ON devices.id = st.device_id
-          WHERE ${chosen}
-          GROUP BY floor(devices.latitude / ${cell}::float8), floor(devices.longitude / ${cell}::float8)
-          ORDER BY count DESC`),
-      ).map(
-        (c): MapCluster => ({
-          latitude: c.latitude as number,
-          longitude: c.longitude as number,
-          count: c.count as number,
-          states: Object.fromEntries(LAMP_STATES.map((s) => [s, c[s] ?? 0])) as Record<LampState, number>,
-        }),
-      );
+      // Clusters of the states asked for (a cell's mean position is that of all its devices).
+      const clusters = cells
+        .map((c): MapCluster => {
+          const perCell = zeroCounts();
+          for (const s of considered) perCell[s] = c[s] ?? 0;
+          return {
+            latitude: c.latitude as number,
+            longitude: c.longitude as number,
+            count: considered.reduce((sum, s) => sum + perCell[s], 0),
+            states: perCell,
+          };
+        })
+        .filter((c) => c.count > 0)
+        .sort((x, y) => y.count - x.count);
       return { success: true, data: { total, counts, devices: [], clusters } };
     },
   );

@@ -18,7 +18,8 @@ const SILENCE_KINDS = sql`('nodeLoss', 'gatewayLoss')`;
 export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
   return sql`
     WITH chosen AS (
-      SELECT devices.id, devices.street, devices.status AS installation, devices.device_type_model_id,
+      SELECT devices.id, devices.street, devices.latitude, devices.longitude, devices.status AS installation,
+             devices.device_type_model_id,
              coalesce(devices.rated_power, m.rated_power) AS rated
       FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
       WHERE ${scope} AND ${where}
@@ -28,9 +29,10 @@ export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
              max(v.value) FILTER (WHERE t.channel_code = 'lamp') AS lamp,
              max(v.value) FILTER (WHERE t.channel_code = 'dim') AS dim,
              max(v.value) FILTER (WHERE t.channel_code = 'power') AS power
-      FROM channel_values v JOIN device_channel_templates t ON t.id = v.device_channel_template_id
+      FROM chosen c
+      JOIN channel_values v ON v.device_id = c.id
+      JOIN device_channel_templates t ON t.id = v.device_channel_template_id
       WHERE v.sub_channel = 0 AND t.channel_code IN ('lamp', 'dim', 'power')
-        AND v.device_id IN (SELECT id FROM chosen)
       GROUP BY v.device_id
     ),
     open_faults AS (
@@ -41,17 +43,19 @@ export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
       WHERE f.status IN ('open', 'in_progress') AND f.device_id IN (SELECT id FROM chosen)
     ),
     levels AS (
-      SELECT c.id AS device_id, c.street, c.installation, c.rated, l.lamp, l.dim, l.power, s.status AS connection,
+      SELECT c.id AS device_id, c.street, c.latitude, c.longitude, c.installation, c.rated, l.lamp, l.dim, l.power, s.status AS connection,
              -- The commanded light level now: 0 off, else the dim level (full when the device has none).
              CASE WHEN l.lamp IS NULL AND l.dim IS NULL THEN NULL
                   WHEN l.lamp = 0 THEN 0
                   ELSE coalesce(l.dim, 100) END AS level,
-             EXISTS (SELECT 1 FROM open_faults f WHERE f.device_id = c.id) AS has_fault
+             f.device_id IS NOT NULL AS has_fault
       FROM chosen c
       LEFT JOIN latest l ON l.device_id = c.id
       LEFT JOIN device_connection_status s ON s.device_id = c.id
+      -- One row per device: UNION leaves each faulty device once.
+      LEFT JOIN open_faults f ON f.device_id = c.id
     )
-    SELECT device_id, street, lamp, dim, power,
+    SELECT device_id, street, latitude, longitude, lamp, dim, power,
       CASE
         WHEN has_fault OR installation = 'faulty' THEN 'fault'
         WHEN connection = 'offline' THEN 'offline'

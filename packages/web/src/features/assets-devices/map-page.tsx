@@ -87,14 +87,16 @@ function FitTo({ bounds }: { bounds: LatLngBoundsExpression | undefined }) {
   return null;
 }
 
-/** Devices drawn as one marker when many are in view: their count, failed lamps in red; a click zooms in. */
+/** Devices drawn as one marker when many are in view: their count, ringed by their state; a click zooms in. */
 function Cluster({ cluster }: { cluster: MapCluster }) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const map = useMap();
   const faults = cluster.states.fault;
   const size = Math.round(26 + Math.min(22, Math.log10(cluster.count) * 8));
-  const ring = faults ? token.colorError : token.colorPrimary;
+  // Ringed in the colour of most of its lights' state; red when one of them has failed.
+  const most = LAMP_STATES.reduce((a, b) => (cluster.states[b] > cluster.states[a] ? b : a));
+  const ring = faults ? token.colorError : lampColours(token)[most];
   const label = t('map.cluster', { count: cluster.count });
   const icon = useMemo(
     () =>
