@@ -305,6 +305,8 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
       p99: at(0.99),
       samples: sorted.length,
       rss: process.memoryUsage.rss(),
+      heapUsed: process.memoryUsage().heapUsed,
+      external: process.memoryUsage().external,
       peakRss,
       alarms: raised,
       alarmLag,

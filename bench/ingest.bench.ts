@@ -32,6 +32,9 @@ interface Result {
   p99: number;
   rssMb: number;
   peakRssMb: number;
+  /** The first worker's JavaScript heap in use and memory outside it (PGlite's WebAssembly memory, buffers). */
+  heapMb: number;
+  externalMb: number;
   rawRowsPerSecond: number;
   /** With alarm rules: active alarms at the end, and how long the engine took to finish its backlog. */
   alarms?: number;
@@ -181,6 +184,8 @@ async function run(
     p99: stats.p99 as number,
     rssMb: Math.max(...allStats.map((s) => s.rss as number)) / 2 ** 20,
     peakRssMb: Math.max(...allStats.map((s) => s.peakRss as number)) / 2 ** 20,
+    heapMb: (stats.heapUsed as number) / 2 ** 20,
+    externalMb: (stats.external as number) / 2 ** 20,
     rawRowsPerSecond: raw.rowsPerSecond as number,
     alarms: stats.alarms as number,
     alarmLagMs: stats.alarmLag as number,
@@ -199,7 +204,7 @@ function print(r: Result): void {
         ]
       : []),
     `  latency:          p50 ${r.p50} ms, p99 ${r.p99} ms (publish → committed)`,
-    `  server memory:    ${r.rssMb.toFixed(0)} MB RSS at the end, ${r.peakRssMb.toFixed(0)} MB peak`,
+    `  server memory:    ${r.rssMb.toFixed(0)} MB RSS at the end, ${r.peakRssMb.toFixed(0)} MB peak (JS heap ${r.heapMb.toFixed(0)} MB, external ${r.externalMb.toFixed(0)} MB)`,
     `  raw batched insert of the same rows: ${Math.round(r.rawRowsPerSecond).toLocaleString('en')} rows/s (${Math.round(r.rawRowsPerSecond / 5).toLocaleString('en')} uplinks/s)`,
     `  ratio end-to-end / raw: ${(values / r.rawRowsPerSecond).toFixed(2)}`,
     ...(r.alarms

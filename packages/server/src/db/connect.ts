@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -68,6 +68,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(target, { recursive: true });
   }
   // PGlite runs in this process, one session, no network: no pool to lose, no prepared names.
+  // Creating a new data directory runs initdb in the same WebAssembly instance, whose memory is
+  // never given back (measured: 655 MB RSS idle after creating, 187 MB when opening it again), so a
+  // new directory is created, closed and opened afresh.
+  if (target !== 'memory://' && !existsSync(join(target, 'PG_VERSION'))) await (await PGlite.create(target)).close();
   const client = await PGlite.create(target);
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   const before = await appliedMigrations(client);
