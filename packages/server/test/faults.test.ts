@@ -66,6 +66,12 @@ const reportsOf = (deviceId: number, rule: string) =>
         WHERE f.device_id = ${deviceId} AND f.rule_code = ${rule} ORDER BY f.id`,
   );
 const timeOf = (v: Date | string) => new Date(v).getTime();
+const historyOf = async (faultReportId: number) =>
+  (
+    await rows<{ action: string; work: string; performed_by: string; performed_at: Date | string }>(
+      sql`SELECT action, work, performed_by, performed_at FROM maintenance_history WHERE fault_report_id = ${faultReportId} ORDER BY id`,
+    )
+  ).map(({ performed_at, ...h }) => ({ ...h, at: timeOf(performed_at) }));
 const dataLogs = (reason: string) =>
   rows<{ device_uid: string; detail: string | null }>(
     sql`SELECT device_uid, detail FROM data_logs WHERE reason = ${reason} ORDER BY id`,
@@ -200,6 +206,10 @@ describe('lamp fault detection', () => {
       alert_log_id: alarm?.id,
     });
     expect(report?.description).toBe('Lamp failure: 0 W measured, 120 W expected at 100 %');
+    // Its history starts like a person's report: reported (by Lampyr), with the finding.
+    expect(await historyOf(report?.id as number)).toEqual([
+      { action: 'reported', work: report?.description, performed_by: 'Lampyr', at: timeOf(alarm?.date_time as string) },
+    ]);
     // Notifications follow through the account's alert event.
     await t.alarms.tick();
     expect(notifier.requests.some((r) => r.alertLogId === alarm?.id && r.vars.template === 'Lamp failure')).toBe(true);
@@ -398,6 +408,9 @@ describe('lamp fault detection', () => {
     expect(alarm?.is_active).toBe(true);
     const [report] = await reportsOf(l.id, 'communicationLoss');
     expect(report).toMatchObject({ source: 'detected', fault_type: 'communication', alert_log_id: alarm?.id });
+    expect((await historyOf(report?.id as number)).map((h) => [h.action, h.performed_by])).toEqual([
+      ['reported', 'Lampyr'],
+    ]);
     await t.alarms.tick();
     expect(await reportsOf(l.id, 'communicationLoss')).toHaveLength(1);
   });
