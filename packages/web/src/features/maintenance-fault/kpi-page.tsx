@@ -76,7 +76,7 @@ export default function MaintenanceKpiPage() {
         <ScreenTitle title={t('workOrders.kpiTitle')}>
           <ReportToolbar kind="maintenance" request={body} disabled={!data || report.isError} />
         </ScreenTitle>
-        <Flex wrap gap={8} align="center">
+        <Flex wrap gap={8} align="center" style={{ marginTop: 12 }}>
           <DatePicker.RangePicker
             aria-label={t('workOrders.period')}
             value={range}
