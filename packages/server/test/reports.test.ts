@@ -610,8 +610,15 @@ describe('the maintenance report', () => {
       expect(series.find((s) => s.bucket === '2026-03-02')).toMatchObject({ high: 2, low: 1 });
       expect(series.find((s) => s.bucket === '2026-03-07')).toMatchObject({ high: 1 });
       expect(series.find((s) => s.bucket === '2026-03-05')).toMatchObject({ medium: 0 });
-      // The asset report's faults of the period too: the 2026-03-04 fault is in, in any zone; the PDF
-      // says which calendar it used.
+      // The asset report counts the period's alarms by the same days: five here, four in Istanbul.
+      const inventory = await api.call('POST', '/query/api/reports/assets', {
+        from: FROM,
+        to: TO,
+        regionId,
+        groupBy: 'model',
+      });
+      expect(inventory.body.data.totals.alarms).toBe(5);
+      // The PDF says which calendar it counted in.
       const pdf = await download('/query/api/reports/alarms/export', {
         format: 'pdf',
         request: { from: FROM, to: TO, regionId, groupBy: 'day' },
