@@ -3,15 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chooseInDialog,
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  signInToKadikoy,
-} from './support/browser.ts';
+import { collectPageErrors, launchBrowser, screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
 import { type RunningServer, startServer } from './support/server.ts';
+import { listOf, queryApi, workOrderStatus, workThroughToClosed } from './support/work-orders.ts';
 
 /**
  * The maintenance workflow in the console: a person reports a fault with a photo on Report a Fault,
@@ -30,41 +24,6 @@ let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-
-async function api<T>(path: string, body?: unknown): Promise<{ status: number; data: T }> {
-  return page.evaluate(
-    async ([p, b]) => {
-      const response = await fetch(`/query/api/${p}`, {
-        method: b === undefined ? 'GET' : 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${localStorage.getItem('authToken')}`,
-          'X-Account-Id': String(JSON.parse(localStorage.getItem('selectedAccount') ?? '{}').id),
-        },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: response.status, data: (await response.json()).data };
-    },
-    [path, body] as const,
-  ) as Promise<{ status: number; data: T }>;
-}
-
-/** Takes one step of the work order with its button, fills the dialog and confirms it. */
-async function step(
-  id: number,
-  name: string,
-  fill: (dialog: ReturnType<Page['getByRole']>) => Promise<void> = async () => {},
-) {
-  await page.getByTestId(`work-order-${id}-${name}`).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor({ state: 'visible' });
-  await fill(dialog);
-  await page.getByTestId('work-order-confirm').click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
-const statusOf = (id: number) =>
-  page.locator(`tr[data-row-key="${id}"]`).getByTestId('work-order-status').textContent();
 
 describe('maintenance workflow in the console', () => {
   beforeAll(async () => {
@@ -87,7 +46,7 @@ describe('maintenance workflow in the console', () => {
 
   it('reports a fault with a photo, then assigns, plans, starts, resolves and closes its work order', async () => {
     const [device] = (
-      await api<{ content: { id: number; name: string }[] }>('devices', {
+      await queryApi<{ content: { id: number; name: string }[] }>(page, 'devices', {
         filter: null,
         detailFilter: [],
         selectedColumns: null,
@@ -113,7 +72,7 @@ describe('maintenance workflow in the console', () => {
     await expect.poll(() => toast.isVisible()).toBe(true);
     const id = Number(/#(\d+)/.exec((await toast.textContent()) ?? '')?.[1]);
     expect(id).toBeGreaterThan(0);
-    await expect.poll(() => statusOf(id)).toBe('Open');
+    await expect.poll(() => workOrderStatus(page, id)).toBe('Open');
     // Only the steps an open work order allows are offered.
     expect(await page.getByTestId(`work-order-${id}-assign`).isVisible()).toBe(true);
     expect(await page.getByTestId(`work-order-${id}-start`).count()).toBe(0);
@@ -122,30 +81,20 @@ describe('maintenance workflow in the console', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByText('All', { exact: true }).click();
-    await step(id, 'assign', async (dialog) => {
-      await chooseInDialog(page, 'Assignee', 'Lampyr Administrator');
-      await dialog.getByLabel('Crew').fill('Night crew');
-    });
-    await expect.poll(() => statusOf(id)).toBe('Assigned');
-    await step(id, 'plan', async (dialog) => {
-      await dialog.getByLabel('Work').fill('Replace the LED driver');
-    });
-    await expect.poll(() => statusOf(id)).toBe('Planned');
-    await step(id, 'start');
-    await expect.poll(() => statusOf(id)).toBe('In progress');
-    await step(id, 'resolve', async (dialog) => {
-      await dialog.getByLabel('Resolution').fill('Driver replaced, lamp on');
-      await dialog.getByLabel('Parts used').fill('1 × LED driver 60 W');
-    });
-    await expect.poll(() => statusOf(id)).toBe('Resolved');
-    await screenshot(page, 'work-orders-02-resolved');
-    await step(id, 'close');
-    await expect.poll(() => statusOf(id)).toBe('Closed');
-    // A closed work order offers only to be reopened.
-    expect(await page.getByTestId(`work-order-${id}-reopen`).isVisible()).toBe(true);
-    expect(await page.getByTestId(`work-order-${id}-assign`).count()).toBe(0);
+    await workThroughToClosed(
+      page,
+      id,
+      {
+        assignee: 'Lampyr Administrator',
+        crew: 'Night crew',
+        work: 'Replace the LED driver',
+        resolution: 'Driver replaced, lamp on',
+        partsUsed: '1 × LED driver 60 W',
+      },
+      () => screenshot(page, 'work-orders-02-resolved'),
+    );
 
-    const order = await api<Record<string, unknown>>(`report-a-fault/${id}`);
+    const order = await queryApi<Record<string, unknown>>(page, `report-a-fault/${id}`);
     expect(order.data).toMatchObject({
       status: 'closed',
       crew: 'Night crew',
@@ -153,12 +102,7 @@ describe('maintenance workflow in the console', () => {
       partsUsed: '1 × LED driver 60 W',
       hasPhoto: true,
     });
-    const planned = await api<{ content: Record<string, unknown>[] }>('maintenance-planning', {
-      filter: { faultReportId: id },
-      detailFilter: [],
-      selectedColumns: null,
-      pageable: { page: 1, size: 5, sort: [] },
-    });
+    const planned = await listOf<Record<string, unknown>>(page, 'maintenance-planning', { faultReportId: id }, 5);
     expect(planned.data.content).toMatchObject([{ work: 'Replace the LED driver', status: 'done' }]);
 
     // Fault History of the device tells the story, with the photo.

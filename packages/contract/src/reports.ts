@@ -52,7 +52,7 @@ export interface EnergyReport {
 // ─── alarm and device-asset reports, exports, templates ─────────────────────────────────────
 
 /** The reports the query API computes; each exports to every format and may be saved as a template. */
-export const REPORT_KINDS = ['energy', 'alarms', 'assets'] as const;
+export const REPORT_KINDS = ['energy', 'alarms', 'assets', 'maintenance'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -140,10 +140,56 @@ export interface AssetReport {
   totals: AssetFigures;
 }
 
+/**
+ * `POST /query/api/reports/maintenance`: the fault and maintenance KPIs over a period (days of the
+ * account's calendar), by fault type or region: work orders open now, faults reported, work orders
+ * resolved, closed and reopened in the period, mean times to repair and to close.
+ */
+export const maintenanceReportRequestSchema = z
+  .object({
+    from: day,
+    to: day,
+    groupBy: z.enum(['faultType', 'region']).default('faultType'),
+    regionId: z.number().int().positive().optional(),
+    page: z.number().int().min(0).default(0),
+    size: z.number().int().min(1).max(1000).default(50),
+  })
+  .strict();
+export type MaintenanceReportRequest = z.input<typeof maintenanceReportRequestSchema>;
+
+/**
+ * The maintenance figures of a group of work orders (a fault that came back and reopened its work
+ * order is not a fault of its own). Mean times in hours, null when none was resolved (closed).
+ */
+export interface MaintenanceFigures {
+  /** Work orders open now (open, assigned, planned, in progress), whatever the period. */
+  open: number;
+  /** Faults reported in the period. */
+  reported: number;
+  resolved: number;
+  closed: number;
+  /** Work orders reopened in the period (by hand, or because the fault came back). */
+  reopened: number;
+  /** Mean hours from report to resolution, of the work orders resolved in the period. */
+  mttrHours: number | null;
+  /** Mean hours from report to closing, of the work orders closed in the period. */
+  mttcHours: number | null;
+}
+export interface MaintenanceReportRow extends MaintenanceFigures {
+  key: string;
+  label: string;
+}
+export interface MaintenanceReport {
+  rows: MaintenanceReportRow[];
+  totalRows: number;
+  totals: MaintenanceFigures;
+}
+
 export const REPORT_REQUEST_SCHEMAS = {
   energy: energyReportRequestSchema,
   alarms: alarmReportRequestSchema,
   assets: assetReportRequestSchema,
+  maintenance: maintenanceReportRequestSchema,
 } as const;
 
 /** The columns each report has, in order; an export or template may choose a subset (the group label always). */
@@ -163,6 +209,7 @@ export const REPORT_COLUMNS = {
     'linkMarginAvg',
     'ageYears',
   ],
+  maintenance: ['label', 'open', 'reported', 'resolved', 'closed', 'reopened', 'mttrHours', 'mttcHours'],
 } as const satisfies Record<ReportKind, readonly string[]>;
 
 const columnList = z.array(z.string().min(1).max(64)).min(1).max(20).optional();

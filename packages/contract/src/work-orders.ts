@@ -128,32 +128,3 @@ export interface ReportFaultResult {
   /** The work order closed within the week that this report reopened (then `id` is that work order). */
   reopened: boolean;
 }
-
-/** `POST {QUERY_URL}/work-orders/kpi`: the maintenance KPIs over a period, optionally of one region. */
-export const faultKpiBodySchema = z
-  .object({
-    from: z.iso.datetime({ offset: true }),
-    to: z.iso.datetime({ offset: true }),
-    regionId: id.optional(),
-  })
-  .strict();
-export type FaultKpiBody = z.input<typeof faultKpiBodySchema>;
-/** The longest period the KPI report answers. */
-export const FAULT_KPI_MAX_DAYS = 366;
-
-export interface FaultKpi {
-  /** Work orders open now (open, assigned, planned, in progress), of the region when one is chosen. */
-  openNow: number;
-  /** Faults reported in the period. */
-  reported: number;
-  resolved: number;
-  closed: number;
-  /** Work orders reopened in the period (by hand or because the fault came back). */
-  reopened: number;
-  /** Mean hours from report to resolution, of the work orders resolved in the period (null: none). */
-  meanTimeToRepairHours: number | null;
-  /** Mean hours from report to closing, of the work orders closed in the period. */
-  meanTimeToCloseHours: number | null;
-  byType: { faultType: string; reported: number; open: number }[];
-  byRegion: { regionId: number | null; regionName: string | null; reported: number; open: number }[];
-}

@@ -155,6 +155,13 @@ const schema = z.object({
   /** The simulated fleet: `auto` runs it with the embedded broker and the demo data only. */
   SIMULATOR: z.enum(['auto', 'on', 'off']).default('auto'),
   SIMULATOR_PERIOD_SECONDS: z.coerce.number().min(1).max(3600).default(20),
+  /**
+   * Lamp fault detection's settling, persistence and clearing times (engines/faults/fault-rules.ts)
+   * and the cycling window, multiplied by this. 1 — the documented times — in service; a
+   * demonstration or an acceptance test against the simulated fleet shortens them (0.01: a lamp
+   * failure latches after 6 s of dark readings instead of 10 min). Start-up warns when it is not 1.
+   */
+  FAULT_TIME_SCALE: z.coerce.number().gt(0).max(1).default(1),
   LAMPYR_ADMIN_EMAIL: z.email().default('admin@lampyr.local'),
   LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_ADMIN_PASSWORD),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

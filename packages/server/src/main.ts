@@ -49,6 +49,11 @@ async function main(): Promise<void> {
   );
   if (database.migrated) systemLog.info('database', `${database.migrated} migration(s) applied`);
   systemLog.info('server', `starting with roles ${roles.join(', ')}`);
+  if (config.FAULT_TIME_SCALE !== 1)
+    systemLog.warn(
+      'server',
+      `FAULT_TIME_SCALE=${config.FAULT_TIME_SCALE}: lamp fault rules settle, persist and clear that much sooner (demo or test only)`,
+    );
   const seeded = await seed(database.db, {
     adminEmail: config.LAMPYR_ADMIN_EMAIL,
     adminPassword: config.LAMPYR_ADMIN_PASSWORD,
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
       ...(bus ? { bus: () => bus.connected } : {}),
       leading: () => (leadership instanceof AdvisoryLockLeader ? leadership.leading : leadership ? true : undefined),
     },
-    alarms: leadership ? { leadership } : {},
+    alarms: { ...(leadership ? { leadership } : {}), faults: { timeScale: config.FAULT_TIME_SCALE } },
     db: database.db,
     jwtSecret,
     secretBox,

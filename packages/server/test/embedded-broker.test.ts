@@ -49,7 +49,25 @@ describe('embedded broker', () => {
     const heard = new Promise<string>((resolve) => server.once('message', (topic) => resolve(topic)));
     await device.publishAsync(`application/${DEMO_APPLICATION_ID}/device/70b3d57ed0050001/event/up`, '{}', { qos: 1 });
     expect(await heard).toContain('/event/up');
+    // Its gateways' stats too (the gateway bridge's topics, with a region prefix or without).
+    await server.subscribeAsync(['+/gateway/+/event/stats', 'gateway/+/event/stats'], { qos: 1 });
+    const stats: string[] = [];
+    server.on('message', (topic) => stats.push(topic));
+    await device.publishAsync('eu868/gateway/a840411b2c3d4e5f/event/stats', '{}', { qos: 1 });
+    await device.publishAsync('gateway/a840411b2c3d4e5f/event/stats', '{}', { qos: 1 });
+    await expect
+      .poll(() => stats)
+      .toEqual(['eu868/gateway/a840411b2c3d4e5f/event/stats', 'gateway/a840411b2c3d4e5f/event/stats']);
+    expect(device.connected).toBe(true);
     await Promise.all([device.endAsync(), server.endAsync()]);
+  });
+
+  it('closes a ChirpStack connection that publishes a gateway command', async () => {
+    const device = await connect(broker, chirpstack);
+    const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+    device.publish('eu868/gateway/a840411b2c3d4e5f/command/down', '{}', { qos: 0 });
+    await closed;
+    await device.endAsync(true);
   });
 
   it('runs the simulated LoRaWAN fleet as ChirpStack', async () => {

@@ -1,9 +1,10 @@
-import { encodeUplink, StreetLight } from '@lampyr/simulator';
+import { encodeUplink, Fleet, StreetLight } from '@lampyr/simulator';
 import { DEMO_APPLICATION_ID, devEuiOf, ipUidOf, LAYOUTS } from '@lampyr/simulator/demo-fleet';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationRequest, Notifier } from '../src/engines/notifications/notifier.ts';
+import { fixture, freshFixture } from './support/fixtures.ts';
 import { Client } from './support/test-app.ts';
 import { connectClient, eventually, startTelemetryTestApp, type TelemetryTestApp } from './support/test-telemetry.ts';
 
@@ -65,6 +66,16 @@ const reportsOf = (deviceId: number, rule: string) =>
         WHERE f.device_id = ${deviceId} AND f.rule_code = ${rule} ORDER BY f.id`,
   );
 const timeOf = (v: Date | string) => new Date(v).getTime();
+const historyOf = async (faultReportId: number) =>
+  (
+    await rows<{ action: string; work: string; performed_by: string; performed_at: Date | string }>(
+      sql`SELECT action, work, performed_by, performed_at FROM maintenance_history WHERE fault_report_id = ${faultReportId} ORDER BY id`,
+    )
+  ).map(({ performed_at, ...h }) => ({ ...h, at: timeOf(performed_at) }));
+const dataLogs = (reason: string) =>
+  rows<{ device_uid: string; detail: string | null }>(
+    sql`SELECT device_uid, detail FROM data_logs WHERE reason = ${reason} ORDER BY id`,
+  );
 
 /** One simulated IP street light, reporting with its own clock (`ts`) through MQTT. */
 class Light {
@@ -195,6 +206,10 @@ describe('lamp fault detection', () => {
       alert_log_id: alarm?.id,
     });
     expect(report?.description).toBe('Lamp failure: 0 W measured, 120 W expected at 100 %');
+    // Its history starts like a person's report: reported (by Lampyr), with the finding.
+    expect(await historyOf(report?.id as number)).toEqual([
+      { action: 'reported', work: report?.description, performed_by: 'Lampyr', at: timeOf(alarm?.date_time as string) },
+    ]);
     // Notifications follow through the account's alert event.
     await t.alarms.tick();
     expect(notifier.requests.some((r) => r.alertLogId === alarm?.id && r.vars.template === 'Lamp failure')).toBe(true);
@@ -393,6 +408,9 @@ describe('lamp fault detection', () => {
     expect(alarm?.is_active).toBe(true);
     const [report] = await reportsOf(l.id, 'communicationLoss');
     expect(report).toMatchObject({ source: 'detected', fault_type: 'communication', alert_log_id: alarm?.id });
+    expect((await historyOf(report?.id as number)).map((h) => [h.action, h.performed_by])).toEqual([
+      ['reported', 'Lampyr'],
+    ]);
     await t.alarms.tick();
     expect(await reportsOf(l.id, 'communicationLoss')).toHaveLength(1);
   });
@@ -517,5 +535,128 @@ describe('gateway health', () => {
     await t.alarms.tick();
     const [alarm] = await gatewayAlarms();
     expect(alarm).toMatchObject({ is_active: false, clear_reason: 'recovery' });
+  });
+
+  // The third gateway forwards no luminaire's frame in these tests: only its own stats say it lives.
+  const g3 = 'a840411b2c3d4e61';
+  interface GatewayRow {
+    id: number;
+    status: string;
+    last_seen_at: Date | string | null;
+    stats_at: Date | string | null;
+    rx_packets_received: number | null;
+    rx_packets_received_ok: number | null;
+    tx_packets_received: number | null;
+    tx_packets_emitted: number | null;
+  }
+  const gatewayRow = async (eui: string) =>
+    (await rows<GatewayRow>(sql`SELECT *, id::int AS id FROM gateways WHERE lower(dev_eui) = ${eui}`))[0] as GatewayRow;
+  /** The JSON fixture, dated `at`, with its counters changed. */
+  const jsonStats = (at: number, counters: Record<string, number> = {}) =>
+    JSON.stringify({ ...freshFixture('gateway-stats.json', new Date(at)), ...counters });
+  /** The protobuf fixture with its Timestamp's seconds (a five-byte varint after `12 06 08`) set to `at`. */
+  const protoStats = (at: number) => {
+    const bytes = Buffer.from(fixture('gateway-stats.pb'));
+    const start = bytes.indexOf(Buffer.from([0x12, 0x06, 0x08])) + 3;
+    let seconds = Math.floor(at / 1000);
+    for (let i = 0; i < 5; i++) {
+      bytes[start + i] = (seconds % 128) | (i < 4 ? 0x80 : 0);
+      seconds = Math.floor(seconds / 128);
+    }
+    return bytes;
+  };
+  const statsTopic = (eui: string, prefix = 'eu868/') => `${prefix}gateway/${eui}/event/stats`;
+  const g3Alarms = async () => {
+    const { id } = await gatewayRow(g3);
+    return (await gatewayAlarms()).filter((a) => a.gateway_id === id);
+  };
+
+  it('a gateway sending stats is seen and keeps its counters, with no luminaire heard through it', async () => {
+    expect((await gatewayRow(g3)).last_seen_at).toBeNull();
+    const at = Date.now() - 5_000;
+    await publisher.publishAsync(statsTopic(g3), jsonStats(at), { qos: 1 });
+    await eventually(async () => (await gatewayRow(g3)).stats_at !== null);
+    expect(await gatewayRow(g3)).toMatchObject({
+      status: 'online',
+      rx_packets_received: 42,
+      rx_packets_received_ok: 39,
+      tx_packets_received: 5,
+      tx_packets_emitted: 4,
+    });
+    const row = await gatewayRow(g3);
+    expect(timeOf(row.last_seen_at as string)).toBe(at);
+    expect(timeOf(row.stats_at as string)).toBe(at);
+    await t.alarms.tick();
+    expect(await g3Alarms()).toEqual([]);
+    // The gateway details show them (the catalogue's read-only fields).
+    const record = (await client.get('gateway', row.id)).body.data;
+    expect(record).toMatchObject({ rxPacketsReceived: 42, txPacketsEmitted: 4, status: 'online' });
+    expect(timeOf(record.statsAt)).toBe(at);
+
+    // The same in Protocol Buffers, on a topic without a region prefix; a later interval's counters win.
+    const later = at + 2_000;
+    await publisher.publishAsync(statsTopic(g3, ''), protoStats(later), { qos: 1 });
+    await eventually(async () => timeOf((await gatewayRow(g3)).stats_at as string) === Math.floor(later / 1000) * 1000);
+    // Stats older than those kept move nothing back.
+    await publisher.publishAsync(statsTopic(g3), jsonStats(at - 60_000, { rxPacketsReceived: 1 }), { qos: 1 });
+    await publisher.publishAsync(
+      statsTopic('ffffffffffffffff'),
+      jsonStats(at, { gatewayId: undefined as unknown as number }),
+      { qos: 1 },
+    );
+    await eventually(async () => (await dataLogs('unknown_gateway')).length > 0);
+    expect(await gatewayRow(g3)).toMatchObject({ rx_packets_received: 42 });
+    expect(timeOf((await gatewayRow(g3)).last_seen_at as string)).toBe(Math.floor(later / 1000) * 1000);
+  });
+
+  it('refuses stats it cannot read or that name another gateway, into the data log', async () => {
+    const before = (await gatewayRow(g3)).stats_at;
+    await publisher.publishAsync(statsTopic(g3), JSON.stringify({ gatewayId: g1, rxPacketsReceived: 1 }), { qos: 1 });
+    await publisher.publishAsync(statsTopic(g3), JSON.stringify({ rxPacketsReceived: 'many' }), { qos: 1 });
+    await publisher.publishAsync(statsTopic(g3), Buffer.from([0x0b, 0x0c]), { qos: 1 });
+    await eventually(async () => (await dataLogs('bad_gateway_stats')).length === 3);
+    const logs = await dataLogs('bad_gateway_stats');
+    expect(logs.map((l) => l.device_uid)).toEqual([g3, g3, g3]);
+    expect(logs.map((l) => l.detail)).toEqual([`gatewayId: ${g1}`, 'rxPacketsReceived', null]);
+    expect((await gatewayRow(g3)).stats_at).toEqual(before);
+  });
+
+  it('a gateway whose stats stop is lost past its threshold, and found with its next stats', async () => {
+    // Its last stats twenty minutes ago: silent past three stats intervals and the quarter hour.
+    await rows(sql`UPDATE gateways SET last_seen_at = now() - interval '20 minutes' WHERE lower(dev_eui) = ${g3}`);
+    await t.alarms.tick();
+    const [lost] = await g3Alarms();
+    expect(lost).toMatchObject({ is_active: true, alert_level: 'medium', value: 0 });
+    await publisher.publishAsync(statsTopic(g3), jsonStats(Date.now()), { qos: 1 });
+    await eventually(async () => timeOf((await gatewayRow(g3)).last_seen_at as string) > Date.now() - 60_000);
+    await t.alarms.tick();
+    expect(await g3Alarms()).toEqual([expect.objectContaining({ is_active: false, clear_reason: 'recovery' })]);
+  });
+
+  it('the simulator’s gateways publish their stats, those that are down do not', async () => {
+    await rows(sql`UPDATE gateways SET stats_at = NULL WHERE lower(dev_eui) IN (${g1}, ${g2}, ${g3})`);
+    const fleet = new Fleet({
+      url: t.broker.url,
+      username: t.broker.username,
+      password: t.broker.password,
+      lights: 0,
+      ipDevices: 0,
+      reportingPeriodMs: 3_600_000,
+      gatewayStatsMs: 200,
+      gatewaysDown: [g2],
+      seed: 3,
+    });
+    await fleet.start();
+    try {
+      await eventually(
+        async () => (await gatewayRow(g1)).stats_at !== null && (await gatewayRow(g3)).stats_at !== null,
+      );
+      const first = timeOf((await gatewayRow(g1)).stats_at as string);
+      await eventually(async () => timeOf((await gatewayRow(g1)).stats_at as string) > first);
+      expect((await gatewayRow(g2)).stats_at).toBeNull();
+      expect((await gatewayRow(g1)).status).toBe('online');
+    } finally {
+      await fleet.stop();
+    }
   });
 });

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountTimeZone } from '../src/data/time-zones.ts';
 import { ReportScheduler } from '../src/engines/reports/report-scheduler.ts';
 import { alwaysLeader } from '../src/engines/scheduler/leadership.ts';
 import { duePeriod } from '../src/reports/report-templates.ts';
@@ -16,7 +17,8 @@ import { eventually } from './support/test-telemetry.ts';
  * and their tenant isolation, and a scheduled template mailed once per period through a real SMTP
  * server with the report attached.
  *
- * Alarms in the test region, 2026-03-01 … 2026-03-07 (UTC):
+ * Alarms in the test region, 2026-03-01 … 2026-03-07 (the account's calendar is Istanbul's, UTC+3,
+ * and no alarm below is near its midnight):
  *   one   high   raised 03-02 10:00, acknowledged 10:10, cleared 10:40
  *   one   high   raised 03-02 12:00, acknowledged 12:30, still active
  *   two   low    raised 03-03 08:00, never acknowledged, cleared 09:00
@@ -448,7 +450,9 @@ describe('report templates', () => {
     expect(created.status, created.raw).toBe(201);
     const id = created.body.data.id as number;
     // Saved now, it waits for the next whole week: the week before is marked as done.
-    expect(created.body.data.lastPeriod).toBe(duePeriod('weekly', new Date()).key);
+    expect(created.body.data.lastPeriod).toBe(
+      duePeriod('weekly', new Date(), await accountTimeZone(t.database.db, accountId)).key,
+    );
     // As if saved in March: the week of 2026-03-02 … 03-08 is due on Monday 2026-03-09.
     await exec(sql`UPDATE report_templates SET last_period = '2026-W09' WHERE id = ${id}`);
     const now = new Date('2026-03-09T06:00:00Z');
@@ -503,5 +507,264 @@ describe('report templates', () => {
       from: '2026-02-01',
       to: '2026-02-28',
     });
+  });
+});
+
+/**
+ * The fault and maintenance KPI report (the Maintenance KPIs screen) in the test region, March 2025,
+ * the account's calendar being Istanbul's (UTC+3):
+ *   A lamp_failure  reported 03-02 00:00Z, resolved 06:00Z (6 h), closed 03-03 00:00Z (24 h), reopened 03-15
+ *   B lamp_failure  reported 03-10 00:00Z, resolved 10:00Z (10 h)
+ *   C over_voltage  reported 03-20, open                 D over_voltage 03-21, a duplicate: never counted
+ *   E lamp_failure  reported 02-20, resolved 03-05 00:00Z (312 h, in the period; reported before it)
+ *   F day_burning   reported 02-28 22:30Z = 03-01 01:30 in Istanbul: in the period; open
+ *   G cycling       reported 03-31 22:30Z = 04-01 01:30 in Istanbul: after it; assigned (open now)
+ *   and the `lamp` report of 2026 still open (open now, nothing in the period).
+ * lamp_failure: reported 2 (A, B), resolved 3 (A, B, E), MTTR (6 + 10 + 312) / 3, closed 1, MTTC 24 h,
+ * reopened 1. Totals: open 4 (C, F, G, lamp), reported 4 (A, B, C, F).
+ */
+describe('the maintenance report', () => {
+  const period = { from: '2025-03-01', to: '2025-03-31' };
+  const maintenance = (body: Record<string, unknown>) =>
+    api.call('POST', '/query/api/reports/maintenance', { ...period, regionId, ...body });
+
+  beforeAll(async () => {
+    const inserted = await rows<{ id: number; fault_type: string }>(sql`
+      INSERT INTO fault_reports (account_id, device_id, fault_type, reported_at, resolved_at, closed_at, status) VALUES
+      (${accountId}, ${one}, 'lamp_failure', '2025-03-02T00:00:00Z', '2025-03-02T06:00:00Z', '2025-03-03T00:00:00Z', 'closed'),
+      (${accountId}, ${one}, 'lamp_failure', '2025-03-10T00:00:00Z', '2025-03-10T10:00:00Z', NULL, 'resolved'),
+      (${accountId}, ${one}, 'over_voltage', '2025-03-20T00:00:00Z', NULL, NULL, 'open'),
+      (${accountId}, ${one}, 'over_voltage', '2025-03-21T00:00:00Z', NULL, NULL, 'duplicate'),
+      (${accountId}, ${one}, 'lamp_failure', '2025-02-20T00:00:00Z', '2025-03-05T00:00:00Z', NULL, 'resolved'),
+      (${accountId}, ${two}, 'day_burning', '2025-02-28T22:30:00Z', NULL, NULL, 'open'),
+      (${accountId}, ${two}, 'cycling', '2025-03-31T22:30:00Z', NULL, NULL, 'assigned'),
+      (${otherAccountId}, ${foreign}, 'lamp_failure', '2025-03-02T00:00:00Z', '2025-03-02T01:00:00Z', NULL, 'resolved')
+      RETURNING id::int, fault_type`);
+    const a = inserted[0] as { id: number };
+    await exec(sql`INSERT INTO maintenance_history (account_id, device_id, fault_report_id, action, work, performed_by, performed_at)
+      VALUES (${accountId}, ${one}, ${a.id}, 'reopen', 'came back', 'Test', '2025-03-15T08:00:00Z'),
+             (${accountId}, ${one}, ${a.id}, 'reopen', 'earlier', 'Test', '2025-01-15T08:00:00Z')`);
+  });
+
+  it('counts, mean time to repair and to close by fault type, in the account’s calendar', async () => {
+    const res = await maintenance({ groupBy: 'faultType' });
+    expect(res.status, res.raw).toBe(200);
+    const report = res.body.data;
+    const byType = Object.fromEntries(report.rows.map((r: { key: string }) => [r.key, r]));
+    expect(report.rows.map((r: { key: string }) => r.key)).toEqual([
+      'day_burning',
+      'over_voltage',
+      'cycling',
+      'lamp',
+      'lamp_failure',
+    ]);
+    expect(byType.lamp_failure).toMatchObject({ open: 0, reported: 2, resolved: 3, closed: 1, reopened: 1 });
+    expect(byType.lamp_failure.mttrHours).toBeCloseTo((6 + 10 + 312) / 3, 9);
+    expect(byType.lamp_failure.mttcHours).toBeCloseTo(24, 9);
+    expect(byType.over_voltage).toMatchObject({ open: 1, reported: 1, resolved: 0, mttrHours: null });
+    expect(byType.day_burning).toMatchObject({ open: 1, reported: 1 });
+    expect(byType.cycling).toMatchObject({ open: 1, reported: 0 });
+    expect(report.totals).toMatchObject({ open: 4, reported: 4, resolved: 3, closed: 1, reopened: 1 });
+    expect(report.totals.mttrHours).toBeCloseTo((6 + 10 + 312) / 3, 9);
+    expect(report.totalRows).toBe(5);
+    // By region: the one region holds them all; the other account's fault never counts.
+    const byRegion = await maintenance({ groupBy: 'region' });
+    expect(byRegion.body.data.rows).toEqual([
+      expect.objectContaining({ key: String(regionId), label: 'Rapor bölgesi', reported: 4, open: 4, resolved: 3 }),
+    ]);
+    // Paged: two groups a page.
+    const second = await maintenance({ groupBy: 'faultType', page: 1, size: 2 });
+    expect(second.body.data.rows.map((r: { key: string }) => r.key)).toEqual(['cycling', 'lamp']);
+    expect(second.body.data.totalRows).toBe(5);
+  });
+
+  it('counts the period’s days in the account’s time zone, however far from UTC', async () => {
+    const [before] = await rows<{ zone: string | null }>(
+      sql`SELECT time_zone AS zone FROM accounts WHERE id = ${accountId}`,
+    );
+    try {
+      // In UTC F (02-28 22:30Z) is before the period and G (03-31 22:30Z) in it.
+      await exec(sql`UPDATE accounts SET time_zone = 'UTC' WHERE id = ${accountId}`);
+      const utc = (await maintenance({})).body.data;
+      expect(utc.totals.reported).toBe(4); // A, B, C, G
+      expect(utc.rows.find((r: { key: string }) => r.key === 'day_burning')?.reported).toBe(0);
+      expect(utc.rows.find((r: { key: string }) => r.key === 'cycling')?.reported).toBe(1);
+      // Kiritimati (UTC+14): the period runs 02-28 10:00Z … 03-31 10:00Z: F in, G out.
+      await exec(sql`UPDATE accounts SET time_zone = 'Pacific/Kiritimati' WHERE id = ${accountId}`);
+      const east = (await maintenance({})).body.data;
+      expect(east.rows.find((r: { key: string }) => r.key === 'day_burning')?.reported).toBe(1);
+      expect(east.rows.find((r: { key: string }) => r.key === 'cycling')?.reported).toBe(0);
+
+      // The alarm report in Honolulu (UTC−10): the alarm of 03-03 08:00Z falls on the 2nd, the one of
+      // 03-08 00:00Z on the 7th (inside the period now), 03-05 00:00Z on the 4th.
+      await exec(sql`UPDATE accounts SET time_zone = 'Pacific/Honolulu' WHERE id = ${accountId}`);
+      const honolulu = await alarms({ groupBy: 'day' });
+      expect(honolulu.status, honolulu.raw).toBe(200);
+      expect(honolulu.body.data.totals.raised).toBe(5);
+      expect(honolulu.body.data.rows.map((r: { key: string; raised: number }) => [r.key, r.raised])).toEqual([
+        ['2026-03-02', 3],
+        ['2026-03-04', 1],
+        ['2026-03-07', 1],
+      ]);
+      const series = honolulu.body.data.series as { bucket: string; high: number; low: number; medium: number }[];
+      expect(series.find((s) => s.bucket === '2026-03-02')).toMatchObject({ high: 2, low: 1 });
+      expect(series.find((s) => s.bucket === '2026-03-07')).toMatchObject({ high: 1 });
+      expect(series.find((s) => s.bucket === '2026-03-05')).toMatchObject({ medium: 0 });
+      // The asset report counts the period's alarms by the same days: five here, four in Istanbul.
+      const inventory = await api.call('POST', '/query/api/reports/assets', {
+        from: FROM,
+        to: TO,
+        regionId,
+        groupBy: 'model',
+      });
+      expect(inventory.body.data.totals.alarms).toBe(5);
+      // The PDF says which calendar it counted in.
+      const pdf = await download('/query/api/reports/alarms/export', {
+        format: 'pdf',
+        request: { from: FROM, to: TO, regionId, groupBy: 'day' },
+      });
+      expect(await pdfText(pdf.bytes)).toContain('(Pacific/Honolulu)');
+    } finally {
+      await exec(sql`UPDATE accounts SET time_zone = ${before?.zone ?? null} WHERE id = ${accountId}`);
+    }
+  });
+
+  it('takes the zone of the account’s cities when it has none of its own, and refuses a zone that is none', async () => {
+    const [before] = await rows<{ zone: string | null }>(
+      sql`SELECT time_zone AS zone FROM accounts WHERE id = ${accountId}`,
+    );
+    const cities = await rows<{ id: number; zone: string | null }>(sql`
+      SELECT DISTINCT c.id::int AS id, c.time_zone AS zone FROM regions r JOIN cities c ON c.id = r.city_id
+      WHERE r.account_id = ${accountId}`);
+    try {
+      await exec(sql`UPDATE accounts SET time_zone = NULL WHERE id = ${accountId}`);
+      for (const c of cities) await exec(sql`UPDATE cities SET time_zone = 'Asia/Tokyo' WHERE id = ${c.id}`);
+      expect(await accountTimeZone(t.database.db, accountId)).toBe('Asia/Tokyo');
+      // A stored value that is no zone (written before zones were checked) is passed over.
+      await exec(sql`UPDATE accounts SET time_zone = 'Mars/Olympus' WHERE id = ${accountId}`);
+      expect(await accountTimeZone(t.database.db, accountId)).toBe('Asia/Tokyo');
+      expect((await maintenance({})).status).toBe(200);
+      for (const c of cities) await exec(sql`UPDATE cities SET time_zone = NULL WHERE id = ${c.id}`);
+      // Neither: the cities' country's zone (Türkiye's).
+      expect(await accountTimeZone(t.database.db, accountId)).toBe('Europe/Istanbul');
+    } finally {
+      await exec(sql`UPDATE accounts SET time_zone = ${before?.zone ?? null} WHERE id = ${accountId}`);
+      for (const c of cities) await exec(sql`UPDATE cities SET time_zone = ${c.zone} WHERE id = ${c.id}`);
+    }
+    // The account's zone is checked when it is set, like a city's.
+    const own = (await api.get('accounts', accountId)).body.data;
+    const bad = await api.update('accounts', { ...own, timeZone: 'GMT+3' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error?.fields?.timeZone).toBeTruthy();
+    expect(bad.raw).not.toMatch(/stack/i);
+  });
+
+  it('exports CSV, XLSX and PDF with the KPI figures and its chart', async () => {
+    const request = { ...period, regionId, groupBy: 'faultType' };
+    const csv = await download('/query/api/reports/maintenance/export', { format: 'csv', request });
+    expect(csv.status, csv.text).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/filename="maintenance-report-2025-03-01_2025-03-31\.csv"/);
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r\n/);
+    expect(lines[0]).toBe(
+      'Fault type,Open now,Reported,Resolved,Closed,Reopened,Mean time to repair (h),Mean time to close (h)',
+    );
+    expect(lines).toContain('Lamp failure,0,2,3,1,1,109.333,24');
+    expect(lines.at(-1)).toBe('Total,4,4,3,1,1,109.333,24');
+
+    const xlsx = await download(
+      '/query/api/reports/maintenance/export',
+      { format: 'xlsx', request, columns: ['open', 'mttrHours'] },
+      'tr',
+    );
+    expect(xlsx.status, xlsx.text).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+    expect(sheet.getRow(1).getCell(1).value).toBe('Arıza ve bakım raporu');
+    expect(sheet.getRow(4).values).toEqual([undefined, 'Arıza türü', 'Şu an açık', 'Ortalama onarım süresi (sa)']);
+    const total = sheet.getRow(sheet.rowCount).values as unknown[];
+    expect(total.slice(1, 3)).toEqual(['Toplam', 4]);
+    expect(total[3]).toBeCloseTo(109.333, 3);
+    expect(workbook.worksheets[1]?.getRow(1).values).toEqual([undefined, '', 'Bildirilen', 'Çözülen', 'Şu an açık']);
+
+    const pdf = await download('/query/api/reports/maintenance/export', { format: 'pdf', request });
+    expect(pdf.status, pdf.text).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain('Fault and maintenance report');
+    expect(text).toContain('Period: 2025-03-01 – 2025-03-31');
+    expect(text).toContain('Mean time to repair (h)');
+    expect(text).toContain('Lamp failure');
+    expect(text).toContain('109.3');
+    // The chart: its title and legend.
+    expect(text).toContain('Faults reported, resolved and open');
+    expect(text).toMatch(/Reported Resolved Open now/);
+  });
+
+  it('needs the right to read work orders, and refuses a bad request clearly', async () => {
+    const bad = await maintenance({ groupBy: 'colour' });
+    expect(bad.status).toBe(400);
+    expect(bad.raw).not.toMatch(/select|stack/i);
+    const backwards = await maintenance({ from: '2025-04-01', to: '2025-03-01' });
+    expect(backwards.status).toBe(400);
+  });
+});
+
+describe('scheduled periods in the account’s calendar', () => {
+  it('turns the week at the account’s midnight', () => {
+    // Sunday 2026-03-08 14:00Z is already Monday the 9th in Kiritimati (UTC+14), still Sunday in Honolulu.
+    const at = new Date('2026-03-08T14:00:00Z');
+    expect(duePeriod('weekly', at, 'Pacific/Kiritimati').key).toBe('2026-W10');
+    expect(duePeriod('weekly', at, 'Pacific/Honolulu').key).toBe('2026-W09');
+    expect(duePeriod('weekly', at).key).toBe('2026-W09');
+    // 2026-03-31 23:30Z is April in Istanbul: March is due there, not yet in UTC.
+    const monthEnd = new Date('2026-03-31T23:30:00Z');
+    expect(duePeriod('monthly', monthEnd, 'Europe/Istanbul')).toEqual({
+      key: '2026-03',
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
+    expect(duePeriod('monthly', monthEnd, 'UTC').key).toBe('2026-02');
+  });
+
+  it('sends a template when its account’s week has turned, not UTC’s', async () => {
+    const [before] = await rows<{ zone: string | null }>(
+      sql`SELECT time_zone AS zone FROM accounts WHERE id = ${accountId}`,
+    );
+    const created = await api.create('report-templates', {
+      name: 'Kiritimati weekly',
+      kind: 'maintenance',
+      filters: { groupBy: 'region' },
+      format: 'csv',
+      schedule: 'weekly',
+      recipients: 'east@example.com',
+    });
+    expect(created.status, created.raw).toBe(201);
+    const id = created.body.data.id as number;
+    const lastPeriod = async () =>
+      (await rows<{ p: string }>(sql`SELECT last_period AS p FROM report_templates WHERE id = ${id}`))[0]?.p;
+    // Sunday 2026-03-08 14:00Z: Monday 04:00 in Kiritimati, Sunday 04:00 in Honolulu.
+    const scheduler = new ReportScheduler(t.database.db, alwaysLeader, {
+      now: () => new Date('2026-03-08T14:00:00Z'),
+    });
+    try {
+      await exec(sql`UPDATE report_templates SET last_period = '2026-W09' WHERE id = ${id}`);
+      await exec(sql`UPDATE accounts SET time_zone = 'Pacific/Honolulu' WHERE id = ${accountId}`);
+      await scheduler.tick();
+      expect(await lastPeriod()).toBe('2026-W09');
+      await exec(sql`UPDATE accounts SET time_zone = 'Pacific/Kiritimati' WHERE id = ${accountId}`);
+      expect(await scheduler.tick()).toBeGreaterThanOrEqual(1);
+      expect(await lastPeriod()).toBe('2026-W10');
+      const [file] = await rows<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM alert_notification_list WHERE dedupe_key = ${`report:${id}:2026-W10`}`,
+      );
+      expect(file?.n).toBe(1);
+    } finally {
+      await exec(sql`UPDATE accounts SET time_zone = ${before?.zone ?? null} WHERE id = ${accountId}`);
+      await api.call('DELETE', `/command/api/report-templates/${id}`, {});
+    }
   });
 });

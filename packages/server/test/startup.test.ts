@@ -38,6 +38,14 @@ describe('configuration', () => {
     });
     expect(config.MQTT_URL).toBe('mqtt://broker:1883');
   });
+
+  it('keeps the fault rules’ documented times unless told to shorten them, within (0, 1]', () => {
+    expect(loadConfig({}).FAULT_TIME_SCALE).toBe(1);
+    expect(loadConfig({ FAULT_TIME_SCALE: '0.01' }).FAULT_TIME_SCALE).toBe(0.01);
+    for (const bad of ['0', '-1', '2', 'fast']) {
+      expect(() => loadConfig({ FAULT_TIME_SCALE: bad })).toThrow(/FAULT_TIME_SCALE/);
+    }
+  });
 });
 
 describe('embedded storage', () => {

@@ -8,7 +8,7 @@ import { type Call, Client, lastCode, page, startTestApp, type TestApp } from '.
  * The maintenance workflow: a fault becomes a work order that is assigned, planned, started,
  * resolved and closed through the command API's state machine; illegal steps, other roles and
  * other accounts are refused; a fault that comes back within a week reopens its work order; photo
- * limits; the KPIs over a period.
+ * limits. (The KPIs over a period are the maintenance report: reports.test.ts.)
  */
 
 let t: TestApp;
@@ -451,72 +451,5 @@ describe('photos', () => {
     const half = await report(admin, { deviceId: devices[0], faultType: 'other', latitude: 40.99 });
     expect(half.status).toBe(422);
     expect(half.body.error?.fields?.latitude).toBeTruthy();
-  });
-});
-
-describe('maintenance KPIs', () => {
-  const kpi = (body: unknown) => admin.call('POST', '/query/api/work-orders/kpi', body);
-
-  it('counts, mean time to repair and to close over a period, by type and region', async () => {
-    admin.accountId = kadikoy;
-    const period = { from: '2025-03-01T00:00:00Z', to: '2025-04-01T00:00:00Z' };
-    const openBefore = (await kpi(period)).body.data.openNow as number;
-    const device = devices[0] as number;
-    const [{ region_id: regionId } = { region_id: 0 }] = await rows<{ region_id: number }>(
-      sql`SELECT region_id::int AS region_id FROM devices WHERE id = ${device}`,
-    );
-    // A: repaired in 6 h, closed after 24 h; B: repaired in 10 h, not closed; C: still open; D: a duplicate.
-    await t.database.db.execute(sql`INSERT INTO fault_reports
-      (account_id, device_id, fault_type, reported_at, resolved_at, closed_at, status) VALUES
-      (${kadikoy}, ${device}, 'lamp_failure', '2025-03-02T00:00:00Z', '2025-03-02T06:00:00Z', '2025-03-03T00:00:00Z', 'closed'),
-      (${kadikoy}, ${device}, 'lamp_failure', '2025-03-10T00:00:00Z', '2025-03-10T10:00:00Z', NULL, 'resolved'),
-      (${kadikoy}, ${device}, 'over_voltage', '2025-03-20T00:00:00Z', NULL, NULL, 'open'),
-      (${kadikoy}, ${device}, 'over_voltage', '2025-03-21T00:00:00Z', NULL, NULL, 'duplicate'),
-      (${kadikoy}, ${device}, 'lamp_failure', '2025-02-20T00:00:00Z', '2025-03-05T00:00:00Z', NULL, 'resolved')`);
-    const res = await kpi(period);
-    expect(res.status).toBe(200);
-    // The last one was reported before the period but repaired in it: 13 days = 312 h.
-    expect(res.body.data).toMatchObject({
-      openNow: openBefore + 1,
-      reported: 3,
-      resolved: 3,
-      closed: 1,
-      reopened: 0,
-      meanTimeToCloseHours: 24,
-    });
-    expect(res.body.data.meanTimeToRepairHours).toBeCloseTo((6 + 10 + 312) / 3, 6);
-    expect(res.body.data.byType.find((r: { faultType: string }) => r.faultType === 'lamp_failure')).toMatchObject({
-      reported: 2,
-    });
-    expect(res.body.data.byType.find((r: { faultType: string }) => r.faultType === 'over_voltage')).toMatchObject({
-      reported: 1,
-    });
-    expect(res.body.data.byRegion.find((r: { regionId: number }) => r.regionId === regionId)).toMatchObject({
-      reported: 3,
-    });
-    // Filtered to the device's region the period's figures stay; another region of the account has none of them.
-    const inRegion = await kpi({ ...period, regionId });
-    expect(inRegion.body.data).toMatchObject({ reported: 3, resolved: 3, closed: 1 });
-    const [other] = await rows<{ id: number }>(
-      sql`SELECT id::int AS id FROM regions WHERE account_id = ${kadikoy} AND id <> ${regionId} LIMIT 1`,
-    );
-    if (other) expect((await kpi({ ...period, regionId: other.id })).body.data).toMatchObject({ reported: 0 });
-    // A region of another account is not found.
-    const [foreignRegion] = await rows<{ id: number }>(
-      sql`SELECT id::int AS id FROM regions WHERE account_id <> ${kadikoy} LIMIT 1`,
-    );
-    if (foreignRegion) expect((await kpi({ ...period, regionId: foreignRegion.id })).status).toBe(404);
-  });
-
-  it('refuses a period that ends before it starts or spans more than a year, in English and Turkish', async () => {
-    const backwards = await kpi({ from: '2025-04-01T00:00:00Z', to: '2025-03-01T00:00:00Z' });
-    expect(backwards.status).toBe(400);
-    expect(backwards.body.error?.message).toBe('The end of the period must be after its start.');
-    admin.language = 'tr';
-    const wide = await kpi({ from: '2023-01-01T00:00:00Z', to: '2025-01-01T00:00:00Z' });
-    expect(wide.status).toBe(400);
-    expect(wide.body.error?.message).toBe('En fazla 366 günlük bir dönem seçin.');
-    admin.language = undefined;
-    expect((await kpi({ from: 'yesterday', to: '2025-01-01T00:00:00Z' })).status).toBe(400);
   });
 });

@@ -100,3 +100,29 @@ export function ackEvent(deviceInfo: DeviceInfo, queueItemId: string, fCntDown: 
     fCntDown,
   };
 }
+
+/** A gateway's counters over one stats interval. */
+export interface GatewayCounters {
+  rxPacketsReceived: number;
+  rxPacketsReceivedOk: number;
+  txPacketsReceived: number;
+  txPacketsEmitted: number;
+}
+
+/**
+ * `gw.GatewayStats` in the protobuf JSON mapping, as the ChirpStack Gateway Bridge (marshaler
+ * `json`) publishes it on `<region>/gateway/<gatewayId>/event/stats` every stats interval. Like
+ * every proto3 JSON message it leaves out counters that are zero.
+ */
+export function gatewayStatsEvent(gatewayId: string, time: Date, counters: GatewayCounters) {
+  const nonZero = Object.fromEntries(Object.entries(counters).filter(([, v]) => v !== 0));
+  return {
+    gatewayId,
+    time: time.toISOString(),
+    ...nonZero,
+    metadata: { simulator: 'lampyr' },
+    rxPacketsPerFrequency: counters.rxPacketsReceivedOk ? { '867500000': counters.rxPacketsReceivedOk } : {},
+    txPacketsPerFrequency: counters.txPacketsEmitted ? { '869525000': counters.txPacketsEmitted } : {},
+    txPacketsPerStatus: counters.txPacketsEmitted ? { OK: counters.txPacketsEmitted } : {},
+  };
+}

@@ -9,7 +9,16 @@ import {
   encodeConfigReport,
 } from '@lampyr/contract';
 import mqtt, { type MqttClient } from 'mqtt';
-import { ackEvent, DEMO_TENANT, type DeviceInfo, txackEvent, upEvent } from './chirpstack-messages.ts';
+import {
+  ackEvent,
+  DEMO_TENANT,
+  type DeviceInfo,
+  type GatewayCounters,
+  gatewayStatsEvent,
+  type Reception,
+  txackEvent,
+  upEvent,
+} from './chirpstack-messages.ts';
 import type { ControllerState } from './controller.ts';
 import { Controller } from './controller.ts';
 import { type Channel, DEMO_APPLICATION_ID, devEuiOf, GATEWAY_EUIS, ipUidOf, LAYOUTS } from './demo-fleet.ts';
@@ -60,7 +69,24 @@ export interface FleetOptions {
   now?: () => Date;
   /** How often the controllers look at their schedule (default 15 s). */
   scheduleCheckMs?: number;
+  /**
+   * How often each gateway publishes its stats (`eu868/gateway/<id>/event/stats`, as ChirpStack's
+   * Gateway Bridge does every stats interval); default 30 s, 0 for none.
+   */
+  gatewayStatsMs?: number;
+  /** Gateways that are down: they forward no frame and send no stats. */
+  gatewaysDown?: readonly string[];
 }
+
+/** The region prefix of the simulated gateways' topics (ChirpStack's EU868 default). */
+export const GATEWAY_TOPIC_PREFIX = 'eu868';
+
+const noCounts = (): GatewayCounters => ({
+  rxPacketsReceived: 0,
+  rxPacketsReceivedOk: 0,
+  txPacketsReceived: 0,
+  txPacketsEmitted: 0,
+});
 
 const DAY_MS = 86_400_000;
 
@@ -101,6 +127,9 @@ export class Fleet {
   private faultsMade = 0;
   private scheduleTimer?: NodeJS.Timeout;
   private saveTimer?: NodeJS.Timeout;
+  private statsTimer?: NodeJS.Timeout;
+  /** Each gateway's counters since its last stats. */
+  private readonly gatewayCounts = new Map<string, GatewayCounters>(GATEWAY_EUIS.map((g) => [g, noCounts()]));
 
   constructor(private readonly options: FleetOptions) {
     this.random = mulberry32(options.seed ?? Date.now());
@@ -255,6 +284,45 @@ export class Fleet {
       reporting.push(id);
     }
     this.scheduleFaults(reporting);
+    const statsMs = this.options.gatewayStatsMs ?? 30_000;
+    if (statsMs > 0) {
+      this.statsTimer = setInterval(() => this.publishGatewayStats(), statsMs);
+      this.statsTimer.unref();
+      // Gateways that were up before the simulator started say so at once.
+      this.publishGatewayStats();
+    }
+  }
+
+  private gatewayUp(gatewayId: string): boolean {
+    return !(this.options.gatewaysDown ?? []).includes(gatewayId);
+  }
+
+  /** Frames heard by gateways that are up (a frame heard by none is lost on the air). */
+  private heard(receptions: Reception[]): Reception[] {
+    const up = receptions.filter((r) => this.gatewayUp(r.gatewayId));
+    for (const r of up) {
+      const counts = this.gatewayCounts.get(r.gatewayId);
+      if (!counts) continue;
+      counts.rxPacketsReceived++;
+      counts.rxPacketsReceivedOk++;
+    }
+    return up;
+  }
+
+  /** Each gateway that is up publishes its counters since the last stats, then starts counting again. */
+  publishGatewayStats(): void {
+    if (this.stopped) return;
+    const now = this.now();
+    for (const [gatewayId, counts] of this.gatewayCounts) {
+      if (!this.gatewayUp(gatewayId)) continue;
+      // A gateway also hears frames that fail their CRC (other networks, noise).
+      counts.rxPacketsReceived += Math.floor(this.random() * 3);
+      this.publish(
+        `${GATEWAY_TOPIC_PREFIX}/gateway/${gatewayId}/event/stats`,
+        gatewayStatsEvent(gatewayId, now, counts),
+      );
+      this.gatewayCounts.set(gatewayId, noCounts());
+    }
   }
 
   /** Starts the periodic faults of `options.faults`. */
@@ -290,6 +358,7 @@ export class Fleet {
     this.stopped = true;
     for (const timer of this.faultTimers) clearTimeout(timer);
     clearInterval(this.scheduleTimer);
+    clearInterval(this.statsTimer);
     if (this.options.stateFile) this.saveState();
     for (const device of this.devices.values()) clearTimeout(device.timer);
     await Promise.all([this.client?.endAsync(), ...[...this.devices.values()].map((d) => d.client?.endAsync(true))]);
@@ -355,9 +424,10 @@ export class Fleet {
       fCnt: light.fCnt,
       fPort: CONFIG_FPORT,
       data: Buffer.from(encodeConfigReport(report)),
-      receptions: [{ gatewayId: GATEWAY_EUIS[0], rssi: -90, snr: 7.5 }],
+      receptions: this.heard([{ gatewayId: GATEWAY_EUIS[0], rssi: -90, snr: 7.5 }]),
       time: now,
     });
+    if (!message.rxInfo.length) return;
     this.publish(`application/${this.applicationId}/device/${light.id}/event/up`, message);
   }
 
@@ -394,9 +464,10 @@ export class Fleet {
       devAddr: device.devAddr as string,
       fCnt: light.fCnt,
       data: encodeUplink(light.layout, values),
-      receptions,
+      receptions: this.heard(receptions),
       time: new Date(),
     });
+    if (!message.rxInfo.length) return;
     this.publish(`application/${this.applicationId}/device/${light.id}/event/up`, message);
   }
 
@@ -432,6 +503,11 @@ export class Fleet {
     const applied = isConfig ? data.length > 0 : command ? light.apply(command.code, command.value) : false;
     light.fCntDown++;
     const base = `application/${this.applicationId}/device/${light.id}/event`;
+    const gateway = this.gatewayCounts.get(GATEWAY_EUIS[0]);
+    if (gateway) {
+      gateway.txPacketsReceived++;
+      gateway.txPacketsEmitted++;
+    }
     this.publish(`${base}/txack`, txackEvent(device.deviceInfo, message.id, light.fCntDown, GATEWAY_EUIS[0]));
     // Only a confirmed downlink is acknowledged by the device (LoRaWAN's ACK bit).
     if (message.confirmed === true) {

@@ -39,10 +39,16 @@ export const gateways = defineResource({
     statsInterval: field.integer({ min: 1, max: 86400, list: true }),
     latitude: field.number({ min: -90, max: 90 }),
     longitude: field.number({ min: -180, max: 180 }),
-    // Kept by Lampyr from the uplinks the gateway forwards (rxInfo), never typed in.
+    // Kept by Lampyr from the uplinks the gateway forwards (rxInfo) and its stats, never typed in.
     status: field.enum(['online', 'offline', 'never_seen'], { list: true, readOnly: true }),
     lastSeenAt: field.datetime({ list: true, readOnly: true }),
     message: field.text(),
+    // The gateway's newest stats (ChirpStack `event/stats`): its counters over that stats interval.
+    statsAt: field.datetime({ readOnly: true }),
+    rxPacketsReceived: field.integer({ readOnly: true }),
+    rxPacketsReceivedOk: field.integer({ readOnly: true }),
+    txPacketsReceived: field.integer({ readOnly: true }),
+    txPacketsEmitted: field.integer({ readOnly: true }),
   },
 });
 

@@ -25,7 +25,8 @@ export const accounts = defineResource({
     tariffPerKwh: field.number({ min: 0, max: 1000 }),
     currency: field.text({ maxLength: 3 }),
     emissionFactor: field.number({ min: 0, max: 2 }),
-    timeZone: field.text({ maxLength: 64 }),
+    // Unset: the zone of the city most of its regions are in (data/time-zones.ts), else UTC.
+    timeZone: field.text({ format: 'timeZone', maxLength: 64 }),
   },
 });
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allows } from '../access/access.ts';
 import { lampStateCounts } from '../data/lamp-state.ts';
+import { accountTimeZone, FALLBACK_TIME_ZONE } from '../data/time-zones.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
@@ -78,11 +79,11 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
         number
       >;
       // Today's lighting day runs noon to noon in the selected account's time zone, like the rollups.
+      const zone = actor.account ? await accountTimeZone(ctx.db, actor.account.accountId) : FALLBACK_TIME_ZONE;
       const [energy] = rowsOf<DashboardSummary['energyToday']>(
         await ctx.db.execute(sql`
           WITH today AS (
-            SELECT ((now() AT TIME ZONE coalesce((SELECT time_zone FROM accounts WHERE id = ${actor.account?.accountId ?? null}::bigint), 'UTC'))
-                    - interval '12 hours')::date AS day
+            SELECT ((now() AT TIME ZONE ${zone}) - interval '12 hours')::date AS day
           )
           SELECT to_char(today.day, 'YYYY-MM-DD') AS day, sum(e.energy_kwh)::float8 AS "energyKwh",
                  sum(e.baseline_kwh)::float8 AS "baselineKwh"

@@ -26,8 +26,13 @@ import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
 
-/** What a report reads, so who may read that may run it: devices (energy, assets) or the alarm log. */
-const SOURCE: Record<ReportKind, string> = { energy: 'devices', alarms: 'alert-logs', assets: 'devices' };
+/** What a report reads, so who may read that may run it: devices (energy, assets), the alarm log or the work orders. */
+const SOURCE: Record<ReportKind, string> = {
+  energy: 'devices',
+  alarms: 'alert-logs',
+  assets: 'devices',
+  maintenance: 'report-a-fault',
+};
 
 const kindParam = (raw: string): ReportKind => {
   if (!(REPORT_KINDS as readonly string[]).includes(raw)) throw badValue('kind', `expected ${REPORT_KINDS.join(', ')}`);
@@ -75,6 +80,8 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
             energy: 'Energy used, baseline and savings over a period, grouped',
             alarms: 'Alarms over a period by level, device, region or day, with mean times to acknowledge and clear',
             assets: 'The device inventory by model, status, region or age, with online share, faults and health',
+            maintenance:
+              'Fault and maintenance KPIs over a period by fault type or region: open work orders, mean time to repair',
           }[kind],
         },
       },

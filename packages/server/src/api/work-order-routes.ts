@@ -1,7 +1,5 @@
 import {
-  FAULT_KPI_MAX_DAYS,
   FAULT_PHOTO_MAX_BYTES,
-  faultKpiBodySchema,
   getResource,
   reportFaultBodySchema,
   WORK_ORDER_BODIES,
@@ -9,21 +7,12 @@ import {
   type WorkOrderTransition,
 } from '@lampyr/contract';
 import type { FastifyInstance } from 'fastify';
-import {
-  assignees,
-  faultKpi,
-  photoOf,
-  reportFault,
-  type TransitionInput,
-  takeTransition,
-} from '../data/work-orders.ts';
+import { assignees, photoOf, reportFault, type TransitionInput, takeTransition } from '../data/work-orders.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The maintenance workflow (contract work-orders.ts):
@@ -31,8 +20,8 @@ const DAY_MS = 86_400_000;
  * - `POST /command/api/work-orders/{assign,plan,start,resolve,close,reopen}` `{id, …}`: one transition
  *   of the state machine; an illegal one is a 409 saying what is allowed, another account's id a 404;
  * - `GET /query/api/work-orders/{id}/photo`: the report's photo;
- * - `GET /query/api/work-orders/assignees`: who may be given the account's work orders;
- * - `POST /query/api/work-orders/kpi` `{from, to, regionId?}`: the maintenance KPIs.
+ * - `GET /query/api/work-orders/assignees`: who may be given the account's work orders.
+ * The maintenance KPIs are a report (`POST /query/api/reports/maintenance`, report-routes.ts).
  * Each answers the work order as the fault report list shows it.
  */
 export function registerWorkOrderRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -97,28 +86,6 @@ export function registerWorkOrderRoutes(app: FastifyInstance, ctx: AppContext): 
     async (request) => {
       const actor = authorize(request, resource, 'read');
       return { success: true, data: await assignees(ctx.db, actor.account?.accountId ?? -1) };
-    },
-  );
-
-  app.post(
-    `${QUERY_PREFIX}/work-orders/kpi`,
-    { config: { access: 'user' }, schema: { tags, summary: 'Maintenance KPIs over a period' } },
-    async (request) => {
-      const actor = authorize(request, resource, 'read');
-      const body = parseBody(faultKpiBodySchema, request.body);
-      const from = new Date(body.from);
-      const to = new Date(body.to);
-      if (to <= from) throw new ApiException('BAD_REQUEST', 'errors.kpiRangeOrder');
-      if (to.getTime() - from.getTime() > FAULT_KPI_MAX_DAYS * DAY_MS)
-        throw new ApiException('BAD_REQUEST', 'errors.kpiRangeTooWide', { days: FAULT_KPI_MAX_DAYS });
-      if (body.regionId !== undefined) {
-        const regions = ctx.repositories.get('regions');
-        if (!(await regions?.visible(actor, body.regionId))) throw new ApiException('NOT_FOUND');
-      }
-      return {
-        success: true,
-        data: await faultKpi(ctx.db, actor.account?.accountId ?? -1, from, to, body.regionId),
-      };
     },
   );
 }

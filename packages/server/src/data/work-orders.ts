@@ -1,9 +1,7 @@
 import {
   FAULT_PHOTO_MAX_BYTES,
   FAULT_PHOTO_TYPES,
-  type FaultKpi,
   getResource,
-  OPEN_STATUSES,
   REOPEN_WITHIN_DAYS,
   type ReportFaultResult,
   TRANSITION_RULES,
@@ -457,74 +455,4 @@ export async function photoOf(
     .where(sql`${faultPhotos.faultReportId} = ${id} AND ${faultPhotos.accountId} = ${accountId}`)
     .limit(1);
   return row;
-}
-
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-/**
- * The maintenance KPIs of an account over `from … to` (optionally one region), in SQL: open work
- * orders now, reported/resolved/closed/reopened in the period, mean time to repair (report →
- * resolution) and to close, by fault type and by region. Duplicates (a fault that came back and
- * reopened its work order) are not counted as faults of their own.
- */
-export async function faultKpi(
-  db: Db,
-  accountId: number,
-  from: Date,
-  to: Date,
-  regionId: number | undefined,
-): Promise<FaultKpi> {
-  const f = sql`${from.toISOString()}::timestamptz`;
-  const u = sql`${to.toISOString()}::timestamptz`;
-  const open = sql.raw(`(${OPEN_STATUSES.map((s) => `'${s}'`).join(',')})`);
-  const region = regionId === undefined ? sql`true` : sql`d.region_id = ${regionId}`;
-  const base = sql`FROM fault_reports r JOIN devices d ON d.id = r.device_id
-    WHERE r.account_id = ${accountId} AND r.status <> 'duplicate' AND ${region}`;
-  const [totals] = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`SELECT
-        count(*) FILTER (WHERE r.status IN ${open})::int AS open_now,
-        count(*) FILTER (WHERE r.reported_at >= ${f} AND r.reported_at < ${u})::int AS reported,
-        count(*) FILTER (WHERE r.resolved_at >= ${f} AND r.resolved_at < ${u})::int AS resolved,
-        count(*) FILTER (WHERE r.closed_at >= ${f} AND r.closed_at < ${u})::int AS closed,
-        avg(extract(epoch FROM r.resolved_at - r.reported_at) / 3600)
-          FILTER (WHERE r.resolved_at >= ${f} AND r.resolved_at < ${u})::double precision AS mttr,
-        avg(extract(epoch FROM r.closed_at - r.reported_at) / 3600)
-          FILTER (WHERE r.closed_at >= ${f} AND r.closed_at < ${u})::double precision AS mttc
-      ${base}`),
-  );
-  const [reopened] = rowsOf<{ n: number }>(
-    await db.execute(sql`SELECT count(*)::int AS n FROM maintenance_history h
-      JOIN fault_reports r ON r.id = h.fault_report_id JOIN devices d ON d.id = r.device_id
-      WHERE h.account_id = ${accountId} AND h.action IN ('reopen', 'autoReopen')
-        AND h.performed_at >= ${f} AND h.performed_at < ${u} AND ${region}`),
-  );
-  const byType = rowsOf<{ faultType: string; reported: number; open: number }>(
-    await db.execute(sql`SELECT r.fault_type AS "faultType",
-        count(*) FILTER (WHERE r.reported_at >= ${f} AND r.reported_at < ${u})::int AS reported,
-        count(*) FILTER (WHERE r.status IN ${open})::int AS open
-      ${base} GROUP BY r.fault_type
-      HAVING count(*) FILTER (WHERE r.reported_at >= ${f} AND r.reported_at < ${u} OR r.status IN ${open}) > 0
-      ORDER BY 3 DESC, 2 DESC, 1`),
-  );
-  const byRegion = rowsOf<{ regionId: number | null; regionName: string | null; reported: number; open: number }>(
-    await db.execute(sql`SELECT d.region_id::int AS "regionId", max(g.name) AS "regionName",
-        count(*) FILTER (WHERE r.reported_at >= ${f} AND r.reported_at < ${u})::int AS reported,
-        count(*) FILTER (WHERE r.status IN ${open})::int AS open
-      FROM fault_reports r JOIN devices d ON d.id = r.device_id LEFT JOIN regions g ON g.id = d.region_id
-      WHERE r.account_id = ${accountId} AND r.status <> 'duplicate' AND ${region}
-      GROUP BY d.region_id
-      HAVING count(*) FILTER (WHERE r.reported_at >= ${f} AND r.reported_at < ${u} OR r.status IN ${open}) > 0
-      ORDER BY 4 DESC, 3 DESC, 2`),
-  );
-  return {
-    openNow: Number(totals?.open_now ?? 0),
-    reported: Number(totals?.reported ?? 0),
-    resolved: Number(totals?.resolved ?? 0),
-    closed: Number(totals?.closed ?? 0),
-    reopened: reopened?.n ?? 0,
-    meanTimeToRepairHours: num(totals?.mttr),
-    meanTimeToCloseHours: num(totals?.mttc),
-    byType,
-    byRegion,
-  };
 }

@@ -3,7 +3,15 @@ import type { Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
 import { column, isoOf, rowsOf } from './array-codec.ts';
 import { cleanText, LOGGED_PAYLOAD_BYTES } from './device-input.ts';
-import type { DataLogEntry, DeviceSeen, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
+import type {
+  DataLogEntry,
+  DeviceSeen,
+  FrameQuery,
+  GatewayStatsUnit,
+  IngestUnit,
+  Reading,
+  WriteAnswer,
+} from './ingest-units.ts';
 import { byChannel, LatestWriter, mergeSeen } from './latest-writer.ts';
 import { ReadingPartitions } from './reading-partitions.ts';
 import { failureDetail, isTransientError } from './store-errors.ts';
@@ -211,7 +219,13 @@ export class BatchWriter {
     const seen = new Map<number, DeviceSeen>();
     const logs: DataLogEntry[] = [];
     const answers: WriteAnswer[] = [];
+    // The newest stats of each gateway in the batch.
+    const stats = new Map<number, GatewayStatsUnit>();
     for (const { unit } of batch) {
+      for (const g of unit.gatewayStats ?? []) {
+        const before = stats.get(g.gatewayId);
+        if (!before || before.at <= g.at) stats.set(g.gatewayId, g);
+      }
       if (unit.readings) for (const r of unit.readings) readings.push(r);
       if (unit.seen) seen.set(unit.seen.deviceId, mergeSeen(seen.get(unit.seen.deviceId), unit.seen));
       if (unit.logs) logs.push(...unit.logs);
@@ -241,6 +255,25 @@ export class BatchWriter {
             ${column(readings, (r) => iso(r.dateTime))}::timestamptz[], ${column(readings, (r) => r.status)}::text[],
             ${column(readings, (r) => r.frameKey)}::text[])
           ON CONFLICT DO NOTHING`);
+      }
+      if (stats.size) {
+        // A gateway sending its stats is alive, whether or not a luminaire's frame went through it;
+        // its counters follow the newest stats only (a late one does not undo a newer one).
+        const g = [...stats.values()].sort((a, b) => a.gatewayId - b.gatewayId);
+        const newer = sql.raw('(gateways.stats_at IS NULL OR gateways.stats_at <= u.t)');
+        await tx.execute(sql`
+          UPDATE gateways SET status = 'online', last_seen_at = greatest(gateways.last_seen_at, u.t), updated_at = now(),
+            stats_at = CASE WHEN ${newer} THEN u.t ELSE gateways.stats_at END,
+            rx_packets_received = CASE WHEN ${newer} THEN u.rx ELSE gateways.rx_packets_received END,
+            rx_packets_received_ok = CASE WHEN ${newer} THEN u.rx_ok ELSE gateways.rx_packets_received_ok END,
+            tx_packets_received = CASE WHEN ${newer} THEN u.tx ELSE gateways.tx_packets_received END,
+            tx_packets_emitted = CASE WHEN ${newer} THEN u.tx_sent ELSE gateways.tx_packets_emitted END
+          FROM unnest(
+            ${column(g, (x) => x.gatewayId)}::bigint[], ${column(g, (x) => iso(x.at))}::timestamptz[],
+            ${column(g, (x) => x.rxPacketsReceived)}::int[], ${column(g, (x) => x.rxPacketsReceivedOk)}::int[],
+            ${column(g, (x) => x.txPacketsReceived)}::int[], ${column(g, (x) => x.txPacketsEmitted)}::int[])
+            AS u(id, t, rx, rx_ok, tx, tx_sent)
+          WHERE gateways.id = u.id`);
       }
       if (logs.length) {
         await tx.execute(sql`

@@ -7,6 +7,7 @@ import {
   deviceModels,
   devices,
   gatewayApplications,
+  gateways,
   subDeviceChannelTemplates,
 } from '../db/schema/index.ts';
 import { type ChannelTemplate, type CompiledChannel, compileReadChannels } from './decode-payload.ts';
@@ -36,6 +37,13 @@ export interface KnownDevice {
   readChannels: CompiledChannel[];
 }
 
+/** A registered gateway, as its stats need it. */
+export interface KnownGateway {
+  id: number;
+  accountId: number;
+  accountActive: boolean;
+}
+
 const TTL_MS = 60_000;
 /** An unknown device is asked for again after this long, so one registered meanwhile is found. */
 const MISS_TTL_MS = 10_000;
@@ -51,6 +59,7 @@ export class DeviceDirectory {
   private models = new Map<number, Entry<{ templates: ChannelTemplate[]; readChannels: CompiledChannel[] }>>();
   private applications = new Map<string, Entry<number | undefined>>();
   private lineages = new Map<number, Entry<number[]>>();
+  private gateways = new Map<string, Entry<KnownGateway | undefined>>();
   private fallbackAccount?: Promise<number | undefined>;
 
   constructor(private readonly db: Db) {}
@@ -67,6 +76,21 @@ export class DeviceDirectory {
 
   byId(id: number): Promise<KnownDevice | undefined> {
     return this.cached(this.devices, `id:${id}`, () => this.load(eq(devices.id, id)));
+  }
+
+  /** A gateway by its id as ChirpStack names it (`gatewayId`, its EUI: matched without regard to case). */
+  gatewayByEui(gatewayId: string): Promise<KnownGateway | undefined> {
+    const eui = normalizeEui64(gatewayId);
+    if (!eui) return Promise.resolve(undefined);
+    return this.cached(this.gateways, eui, async () => {
+      const rows = await this.db
+        .select({ id: gateways.id, accountId: gateways.accountId, accountActive: accounts.isActive })
+        .from(gateways)
+        .innerJoin(accounts, eq(accounts.id, gateways.accountId))
+        .where(sql`lower(${gateways.devEui}) = ${eui}`)
+        .limit(1);
+      return rows[0];
+    });
   }
 
   /** The account a ChirpStack application belongs to, for uplinks of devices not registered yet. */
@@ -121,6 +145,7 @@ export class DeviceDirectory {
     this.models.clear();
     this.applications.clear();
     this.lineages.clear();
+    this.gateways.clear();
     this.fallbackAccount = undefined;
   }
 

@@ -47,7 +47,11 @@ function listen(server: net.Server, port: number, host: string): Promise<void> {
 type Role = { kind: 'lampyr' } | { kind: 'chirpstack' } | { kind: 'device'; uid: string };
 const roles = new WeakMap<Client, Role>();
 
-const CHIRPSTACK_PUBLISH = /^application\/[^/+#]+\/device\/[^/+#]+\/event\/[^/+#]+$/;
+/** ChirpStack's integration events, and its gateways' stats (Gateway Bridge / MQTT Forwarder, region prefix or none). */
+const CHIRPSTACK_PUBLISH = [
+  /^application\/[^/+#]+\/device\/[^/+#]+\/event\/[^/+#]+$/,
+  /^(?:[^/+#]+\/)?gateway\/[^/+#]+\/event\/stats$/,
+];
 /** ChirpStack takes the commands of its applications' devices; `+` stands for any application or device. */
 const CHIRPSTACK_SUBSCRIBE = [
   /^application\/[^/#]+\/device\/[^/#]+\/command\/down$/,
@@ -55,10 +59,10 @@ const CHIRPSTACK_SUBSCRIBE = [
   /^simulator\/fault$/,
 ];
 
-/** What a client may publish: Lampyr anything, ChirpStack device events, a device its own up and ack. */
+/** What a client may publish: Lampyr anything, ChirpStack device events and gateway stats, a device its own up and ack. */
 function mayPublish(role: Role | undefined, topic: string): boolean {
   if (role?.kind === 'lampyr') return true;
-  if (role?.kind === 'chirpstack') return CHIRPSTACK_PUBLISH.test(topic);
+  if (role?.kind === 'chirpstack') return CHIRPSTACK_PUBLISH.some((pattern) => pattern.test(topic));
   if (role?.kind === 'device') return topic === `lampyr/${role.uid}/up` || topic === `lampyr/${role.uid}/ack`;
   return false;
 }

@@ -173,13 +173,17 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
     options.brokerInBackground ? subscriber.startInBackground() : subscriber.start(),
   ]);
   publisher.on('error', onError);
-  // A device or account changed (deactivated, a new DevEUI): its next message sees the change.
+  // A device, gateway or account changed (deactivated, a new DevEUI): its next message sees the change.
   const forgetDevices = [
     ...(['create', 'update', 'delete'] as const).map((action) =>
       options.commands.on('devices', action, () => directory.forget()),
     ),
     ...(['update', 'delete'] as const).map((action) =>
       options.commands.on('accounts', action, () => directory.forget()),
+    ),
+    // A gateway registered, renamed (its id) or removed: its next stats see the change.
+    ...(['create', 'update', 'delete'] as const).map((action) =>
+      options.commands.on('gateway', action, () => directory.forget()),
     ),
   ];
   const downlinks = new DownlinkSender(db, directory, publisher, live, {

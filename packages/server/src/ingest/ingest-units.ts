@@ -81,9 +81,24 @@ export interface ConfigReportUnit {
   receivedAt: Date;
 }
 
+/**
+ * A gateway's stats (ChirpStack `event/stats`, every stats interval): the gateway is alive — online,
+ * last seen at `at` — even when no luminaire's frame went through it, and its counters of the interval.
+ */
+export interface GatewayStatsUnit {
+  gatewayId: number;
+  accountId: number;
+  at: Date;
+  rxPacketsReceived: number;
+  rxPacketsReceivedOk: number;
+  txPacketsReceived: number;
+  txPacketsEmitted: number;
+}
+
 /** Everything one MQTT message leads to; stored in one transaction with the rest of its batch. */
 export interface IngestUnit {
   readings?: Reading[];
+  gatewayStats?: GatewayStatsUnit[];
   configReports?: ConfigReportUnit[];
   seen?: DeviceSeen;
   logs?: DataLogEntry[];

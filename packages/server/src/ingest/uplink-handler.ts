@@ -1,4 +1,4 @@
-import { CONFIG_FPORT, configReportFromJson, decodeConfigReport } from '@lampyr/contract';
+import { CONFIG_FPORT, configReportFromJson, decodeConfigReport, normalizeEui64 } from '@lampyr/contract';
 import { type DecodedValue, decodePayload, mapNamedValues } from './decode-payload.ts';
 import type { DeviceDirectory, KnownDevice } from './device-directory.ts';
 import {
@@ -17,11 +17,22 @@ import {
 } from './device-input.ts';
 import { type RefusalReason, refusalOf } from './device-trust.ts';
 import { parseDownlinkId } from './downlink-ids.ts';
+import { parseGatewayStats } from './gateway-stats.ts';
 import type { DataLogEntry, DeviceHealth, FrameQuery, IngestUnit, Reading, WriteAnswer } from './ingest-units.ts';
 import { isTransientError } from './store-errors.ts';
 
-/** What the ingest subscribes to: ChirpStack v4's integration events and Lampyr's JSON. */
-export const INGEST_TOPICS = ['application/+/device/+/event/+', 'lampyr/+/up', 'lampyr/+/ack'];
+/**
+ * What the ingest subscribes to: ChirpStack v4's integration events, its gateways' stats (the
+ * Gateway Bridge's or MQTT Forwarder's topic, under a region prefix such as `eu868/` or none) and
+ * Lampyr's JSON.
+ */
+export const INGEST_TOPICS = [
+  'application/+/device/+/event/+',
+  '+/gateway/+/event/stats',
+  'gateway/+/event/stats',
+  'lampyr/+/up',
+  'lampyr/+/ack',
+];
 
 /**
  * Reasons a message lands in the data log (translated under `ingest.reasons` in the console).
@@ -46,6 +57,9 @@ export type LogReason =
   | 'time_replaced'
   | 'store_failed'
   | 'bad_config_report'
+  | 'unknown_gateway'
+  | 'gateway_account_inactive'
+  | 'bad_gateway_stats'
   | RefusalReason;
 
 /** How a message reached the ingest. */
@@ -141,6 +155,12 @@ export class UplinkHandler {
     if (parts[0] === 'application' && parts[2] === 'device' && parts[4] === 'event' && parts.length === 6) {
       m.deviceUid = cleanLine((parts[3] as string).toLowerCase(), MAX_DEVICE_ID_LENGTH);
       return this.chirpstack(m, parts[1] as string, parts[5] as string);
+    }
+    // [<region>/]gateway/<gatewayId>/event/stats
+    const g = parts.length - 4;
+    if ((g === 0 || g === 1) && parts[g] === 'gateway' && parts[g + 2] === 'event' && parts[g + 3] === 'stats') {
+      m.deviceUid = cleanLine((parts[g + 1] as string).toLowerCase(), MAX_DEVICE_ID_LENGTH);
+      return this.gatewayStats(m);
     }
     if (parts[0] === 'lampyr' && parts.length === 3) {
       m.deviceUid = cleanLine(parts[1] as string, MAX_DEVICE_ID_LENGTH);
@@ -278,6 +298,39 @@ export class UplinkHandler {
         gateway: best.gateway,
         gateways: best.gateways,
       },
+    };
+  }
+
+  /**
+   * A gateway's stats: a registered gateway of an active account is seen (online, last seen at the
+   * gateway's time when believable, else the receive time) and its counters kept. The topic names
+   * the gateway; a payload naming another is refused.
+   */
+  private async gatewayStats(m: Message): Promise<IngestUnit> {
+    const eui = m.deviceUid as string;
+    const gateway = await this.directory.gatewayByEui(eui);
+    m.accountId = gateway?.accountId;
+    if (m.payload.length > MAX_PAYLOAD_BYTES) return this.tooLarge(m);
+    if (!gateway) return this.log(m, 'unknown_gateway');
+    if (!gateway.accountActive) return this.log(m, 'gateway_account_inactive');
+    const parsed = parseGatewayStats(m.payload);
+    if (!parsed.ok) return this.log(m, 'bad_gateway_stats', parsed.field);
+    const { gatewayId, time, ...counters } = parsed.stats;
+    if (gatewayId !== undefined && normalizeEui64(gatewayId) !== normalizeEui64(eui))
+      return this.log(m, 'bad_gateway_stats', shown('gatewayId', gatewayId));
+    const stated = deviceTime(time, m.receivedAt);
+    const notes =
+      stated.kind === 'replaced' || stated.kind === 'invalid' ? [this.note(m, 'time_replaced', 'time', time)] : [];
+    return {
+      gatewayStats: [
+        {
+          gatewayId: gateway.id,
+          accountId: gateway.accountId,
+          at: stated.kind === 'trusted' ? stated.time : m.receivedAt,
+          ...counters,
+        },
+      ],
+      ...(notes.length ? { logs: notes } : {}),
     };
   }
 

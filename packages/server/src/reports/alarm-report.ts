@@ -1,6 +1,7 @@
 import type { AlarmFigures, AlarmReport, AlarmReportRow, alarmReportRequestSchema } from '@lampyr/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { periodBounds } from '../data/time-zones.ts';
 import type { Db } from '../db/connect.ts';
 import { periodDays } from './report-period.ts';
 
@@ -23,7 +24,11 @@ const GROUPS: Record<Request['groupBy'], { key: SQL; label: SQL; order: SQL }> =
     label: sql`coalesce(region_name, '')`,
     order: sql`raised DESC, label, key`,
   },
-  day: { key: sql`to_char(raised_at, 'YYYY-MM-DD')`, label: sql`to_char(raised_at, 'YYYY-MM-DD')`, order: sql`key` },
+  day: {
+    key: sql`to_char(raised_local, 'YYYY-MM-DD')`,
+    label: sql`to_char(raised_local, 'YYYY-MM-DD')`,
+    order: sql`key`,
+  },
 };
 
 /**
@@ -40,25 +45,27 @@ const FIGURES = sql`
 
 /**
  * The alarm report: the alarms `scope` (on alert_logs) lets the caller see, raised in `from … to`
- * (UTC days), grouped by level, device, region or day, paged, with totals and a per-day (or month)
- * series by level. One pass of the database over the period's alarms (indexed by account and time);
+ * (days of the account's calendar, `zone`), grouped by level, device, region or day, paged, with
+ * totals and a per-day (or month) series by level, days and months as the account's. One pass of the database over the period's alarms (indexed by account and time);
  * only groups come back.
  */
-export async function alarmReport(db: Db, scope: SQL, request: Request): Promise<AlarmReport> {
+export async function alarmReport(db: Db, scope: SQL, request: Request, zone: string): Promise<AlarmReport> {
   const group = GROUPS[request.groupBy];
   const { from, to } = request;
+  const period = periodBounds(from, to, zone);
   const level = request.level ?? null;
   const regionId = request.regionId ?? null;
   const deviceId = request.deviceId ?? null;
   const alarms = sql`
     SELECT alert_logs.id, alert_logs.alert_level AS level, alert_logs.date_time AS raised_at,
+           alert_logs.date_time AT TIME ZONE ${zone} AS raised_local,
            alert_logs.acknowledged_at, alert_logs.cleared_at, alert_logs.is_active, alert_logs.device_id,
            d.name AS device_name, coalesce(d.region_id, alert_logs.region_id) AS region_id, g.name AS region_name
     FROM alert_logs
     LEFT JOIN devices d ON d.id = alert_logs.device_id
     LEFT JOIN regions g ON g.id = coalesce(d.region_id, alert_logs.region_id)
     WHERE ${scope}
-      AND alert_logs.date_time >= ${from}::date AND alert_logs.date_time < ${to}::date + 1
+      AND alert_logs.date_time >= ${period.start} AND alert_logs.date_time < ${period.end}
       AND (${level}::text IS NULL OR alert_logs.alert_level = ${level}::text)
       AND (${deviceId}::bigint IS NULL OR alert_logs.device_id = ${deviceId}::bigint)
       AND (${regionId}::bigint IS NULL OR coalesce(d.region_id, alert_logs.region_id) = ${regionId}::bigint)`;
@@ -84,7 +91,7 @@ export async function alarmReport(db: Db, scope: SQL, request: Request): Promise
   const series = rowsOf<{ bucket: string; low: number; medium: number; high: number; other: number }>(
     await db.execute(sql`
       WITH a AS (${alarms})
-      SELECT to_char(date_trunc(${bucket}, raised_at), ${bucket === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM'}) AS bucket,
+      SELECT to_char(raised_local, ${bucket === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM'}) AS bucket,
              count(*) FILTER (WHERE level = 'low')::int AS low,
              count(*) FILTER (WHERE level = 'medium')::int AS medium,
              count(*) FILTER (WHERE level = 'high')::int AS high,

@@ -1,6 +1,7 @@
 import type { AssetFigures, AssetReport, AssetReportRow, assetReportRequestSchema } from '@lampyr/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { periodBounds } from '../data/time-zones.ts';
 import type { Db } from '../db/connect.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -46,12 +47,18 @@ const FIGURES = sql`
 /**
  * The device-asset report: the inventory `scope` (on devices) lets the caller see, grouped by model,
  * installation status, region or age, with the share online now, the fault reports and alarms of
- * `from … to`, and the health the network server reported (battery, external power, link margin).
+ * `from … to` (days of the account's calendar, `zone`), and the health the network server reported (battery, external power, link margin).
  * Faults and alarms are counted per device in the database first; only groups come back.
  */
-export async function assetReport(db: Db, scope: SQL, request: Request, now: Date = new Date()): Promise<AssetReport> {
+export async function assetReport(
+  db: Db,
+  scope: SQL,
+  request: Request,
+  zone: string,
+  now: Date = new Date(),
+): Promise<AssetReport> {
   const group = GROUPS[request.groupBy];
-  const { from, to } = request;
+  const period = periodBounds(request.from, request.to, zone);
   const regionId = request.regionId ?? null;
   const modelId = request.deviceTypeModelId ?? null;
   const status = request.status ?? null;
@@ -67,12 +74,12 @@ export async function assetReport(db: Db, scope: SQL, request: Request, now: Dat
       ),
       faults AS (
         SELECT device_id, count(*) AS n FROM fault_reports
-        WHERE device_id IN (SELECT id FROM visible) AND reported_at >= ${from}::date AND reported_at < ${to}::date + 1
+        WHERE device_id IN (SELECT id FROM visible) AND reported_at >= ${period.start} AND reported_at < ${period.end}
         GROUP BY device_id
       ),
       alarms AS (
         SELECT device_id, count(*) AS n FROM alert_logs
-        WHERE device_id IN (SELECT id FROM visible) AND date_time >= ${from}::date AND date_time < ${to}::date + 1
+        WHERE device_id IN (SELECT id FROM visible) AND date_time >= ${period.start} AND date_time < ${period.end}
         GROUP BY device_id
       ),
       joined AS (

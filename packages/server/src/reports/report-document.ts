@@ -33,6 +33,8 @@ export interface ReportDocument {
   chart?: DocumentChart;
   currency: string | null;
   generatedAt: Date;
+  /** The account's calendar: the period's days were counted in it, the generation time is shown in it. */
+  timeZone: string;
 }
 
 const KINDS: Record<string, CellKind> = {
@@ -50,6 +52,11 @@ const KINDS: Record<string, CellKind> = {
   savingsPct: 'percent',
   onlinePct: 'percent',
   money: 'money',
+  open: 'int',
+  reported: 'int',
+  resolved: 'int',
+  closed: 'int',
+  reopened: 'int',
 };
 
 /** The document of a computed report in `language`, with the chosen `columns` (`label` names the group). */
@@ -66,6 +73,7 @@ export function reportDocument(
     if (!raw) return t('reports.none');
     if (kind === 'alarms' && groupBy === 'level') return t(`reports.level.${key}`, { defaultValue: raw });
     if (kind === 'assets' && groupBy === 'age') return t(`reports.age.${key}`, { defaultValue: raw });
+    if (kind === 'maintenance' && groupBy === 'faultType') return t(`resources:values.${key}`, { defaultValue: raw });
     return raw;
   };
   const docColumns = columns.map((key) => ({
@@ -92,12 +100,17 @@ export function reportDocument(
     chart: chartOf(result, rows, t),
     currency: result.kind === 'energy' ? result.report.currency : null,
     generatedAt,
+    timeZone: result.timeZone,
   };
 }
 
-const defaultGroup = (kind: AnyReport['kind']) => ({ energy: 'region', alarms: 'level', assets: 'model' })[kind];
+const defaultGroup = (kind: AnyReport['kind']) =>
+  ({ energy: 'region', alarms: 'level', assets: 'model', maintenance: 'faultType' })[kind];
 
-/** The chart people look at on the screen: energy and baseline by day, alarms by day and level, devices online per group. */
+/**
+ * The chart people look at on the screen: energy and baseline by day, alarms by day and level,
+ * devices online per group, faults reported, repaired and open per fault type (region).
+ */
 function chartOf(result: AnyReport, rows: Record<string, string | number | null>[], t: TFunction): DocumentChart {
   if (result.kind === 'energy') {
     // Every day (month) of the period on the axis; one without rollups has no bar rather than a zero.
@@ -125,6 +138,19 @@ function chartOf(result: AnyReport, rows: Record<string, string | number | null>
         values: s.map((p) => p[level]),
       })),
       stacked: true,
+    };
+  }
+  if (result.kind === 'maintenance') {
+    const r = result.report.rows.slice(0, 30);
+    return {
+      title: t('reports.chart.maintenance'),
+      categories: rows.slice(0, 30).map((row) => String(row.label ?? '')),
+      series: [
+        { name: t('reports.columns.reported'), type: 'bar', values: r.map((p) => p.reported) },
+        { name: t('reports.columns.resolved'), type: 'bar', values: r.map((p) => p.resolved) },
+        { name: t('reports.columns.open'), type: 'bar', values: r.map((p) => p.open) },
+      ],
+      stacked: false,
     };
   }
   const r = result.report.rows.slice(0, 30);

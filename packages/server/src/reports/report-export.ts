@@ -153,7 +153,7 @@ function formatters(doc: ReportDocument) {
   const money = doc.currency
     ? new Intl.NumberFormat(lng, { style: 'currency', currency: doc.currency })
     : new Intl.NumberFormat(lng, { maximumFractionDigits: 2 });
-  const dateTime = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const dateTime = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short', timeZone: doc.timeZone });
   const cell = (column: DocumentColumn, value: string | number | null | undefined): string => {
     if (value === null || value === undefined) return '—';
     if (typeof value === 'string') return value;
@@ -167,7 +167,7 @@ function formatters(doc: ReportDocument) {
   return {
     cell,
     number: (v: number) => number.format(v),
-    generated: `${generatedLabel}: ${dateTime.format(doc.generatedAt)} UTC`,
+    generated: `${generatedLabel}: ${dateTime.format(doc.generatedAt)} (${doc.timeZone})`,
     page: (n: number) => `${pageLabel} ${n}`,
   };
 }

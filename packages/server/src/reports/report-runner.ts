@@ -3,6 +3,7 @@ import {
   type AssetReport,
   type EnergyReport,
   MAX_EXPORT_ROWS,
+  type MaintenanceReport,
   REPORT_COLUMNS,
   REPORT_REQUEST_SCHEMAS,
   type ReportKind,
@@ -10,24 +11,31 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import { parseBody } from '../api/parse-body.ts';
 import { energyReport } from '../data/energy-report.ts';
+import { accountTimeZone } from '../data/time-zones.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiException } from '../errors/api-exception.ts';
 import { alarmReport } from './alarm-report.ts';
 import { assetReport } from './asset-report.ts';
+import { maintenanceReport } from './maintenance-report.ts';
 import { checkPeriod } from './report-period.ts';
 
-export type AnyReport =
-  | { kind: 'energy'; request: Record<string, unknown>; report: EnergyReport }
-  | { kind: 'alarms'; request: Record<string, unknown>; report: AlarmReport }
-  | { kind: 'assets'; request: Record<string, unknown>; report: AssetReport };
+/** A computed report, with the calendar (the account's time zone) its days were counted in. */
+export type AnyReport = { request: Record<string, unknown>; timeZone: string } & (
+  | { kind: 'energy'; report: EnergyReport }
+  | { kind: 'alarms'; report: AlarmReport }
+  | { kind: 'assets'; report: AssetReport }
+  | { kind: 'maintenance'; report: MaintenanceReport }
+);
 
 /**
- * What a report may read of one account: its devices (energy, assets) or its alarm log (alarms).
- * Devices and alarms are both `account`-scoped resources, so this is the same filter the catalogue's
- * repositories apply; the scheduled runs use it with the template's account.
+ * What a report may read of one account: its devices (energy, assets), its alarm log (alarms) or its
+ * work orders (maintenance). All are `account`-scoped resources, so this is the same filter the
+ * catalogue's repositories apply; the scheduled runs use it with the template's account.
  */
 export function reportScope(kind: ReportKind, accountId: number): SQL {
-  return kind === 'alarms' ? sql`alert_logs.account_id = ${accountId}` : sql`devices.account_id = ${accountId}`;
+  if (kind === 'alarms') return sql`alert_logs.account_id = ${accountId}`;
+  if (kind === 'maintenance') return sql`fault_reports.account_id = ${accountId}`;
+  return sql`devices.account_id = ${accountId}`;
 }
 
 /** Parses a report's request (a 400 naming the field when it is wrong) and checks its period. */
@@ -49,11 +57,15 @@ export async function runReport(
   now: Date = new Date(),
 ): Promise<AnyReport> {
   const scope = reportScope(kind, accountId);
+  const timeZone = await accountTimeZone(db, accountId);
   // biome-ignore lint/suspicious/noExplicitAny: each branch hands its own parsed request on.
   const r = request as any;
-  if (kind === 'energy') return { kind, request, report: await energyReport(db, scope, r) };
-  if (kind === 'alarms') return { kind, request, report: await alarmReport(db, scope, r) };
-  return { kind, request, report: await assetReport(db, scope, r, now) };
+  const common = { request, timeZone };
+  // Energy is read from rollups already made by the account's lighting days.
+  if (kind === 'energy') return { kind, ...common, report: await energyReport(db, scope, r) };
+  if (kind === 'alarms') return { kind, ...common, report: await alarmReport(db, scope, r, timeZone) };
+  if (kind === 'maintenance') return { kind, ...common, report: await maintenanceReport(db, scope, r, timeZone) };
+  return { kind, ...common, report: await assetReport(db, scope, r, timeZone, now) };
 }
 
 const EXPORT_PAGE = 1000;

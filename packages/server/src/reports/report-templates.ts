@@ -7,8 +7,10 @@ import {
 } from '@lampyr/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { accountTimeZone, FALLBACK_TIME_ZONE } from '../data/time-zones.ts';
 import type { Db } from '../db/connect.ts';
 import { reportTemplates } from '../db/schema/index.ts';
+import { localDate } from '../engines/sun-times/zoned-time.ts';
 import { ApiException, notFound } from '../errors/api-exception.ts';
 import { chooseColumns, parseReportRequest } from './report-runner.ts';
 
@@ -88,7 +90,8 @@ export async function createTemplate(
       createdBy: userId,
       ...fields(input),
       // The first mail is for the first whole period after this one was saved.
-      lastPeriod: input.schedule === 'none' ? null : duePeriod(input.schedule, now).key,
+      lastPeriod:
+        input.schedule === 'none' ? null : duePeriod(input.schedule, now, await accountTimeZone(db, accountId)).key,
     })
     .returning();
   return toWire(row as Row);
@@ -104,13 +107,14 @@ export async function updateTemplate(
   const before = await getTemplate(db, accountId, id);
   checkTemplate(input);
   const rescheduled = before.schedule !== input.schedule;
+  const zone = await accountTimeZone(db, accountId);
   const [row] = await db
     .update(reportTemplates)
     .set({
       ...fields(input),
       updatedAt: now,
       ...(rescheduled
-        ? { lastPeriod: input.schedule === 'none' ? null : duePeriod(input.schedule, now).key, lastRunAt: null }
+        ? { lastPeriod: input.schedule === 'none' ? null : duePeriod(input.schedule, now, zone).key, lastRunAt: null }
         : {}),
     })
     .where(and(eq(reportTemplates.id, id), eq(reportTemplates.accountId, accountId)))
@@ -138,17 +142,23 @@ const fields = (input: Input) => ({
   language: input.language,
 });
 
+/** The zone whose calendar is furthest ahead (UTC+14): no account's due period is later than its. */
+export const FURTHEST_AHEAD_ZONE = 'Pacific/Kiritimati';
+
 /**
- * The period a scheduled template is due for at `now` (UTC): weekly, the ISO week before this one
- * (Monday to Sunday, key `2026-W47`); monthly, the calendar month before (key `2026-10`). Keys of
- * one schedule sort in time order, so "not yet sent" is `last_period < key`.
+ * The period a scheduled template is due for at `now` in the calendar of `timeZone` (the account's):
+ * weekly, the ISO week before this one (Monday to Sunday, key `2026-W47`); monthly, the calendar
+ * month before (key `2026-10`). Keys of one schedule sort in time order, so "not yet sent" is
+ * `last_period < key`.
  */
 export function duePeriod(
   schedule: Exclude<ReportSchedule, 'none'>,
   now: Date,
+  timeZone: string = FALLBACK_TIME_ZONE,
 ): { key: string; from: string; to: string } {
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  // Today's date on the account's wall calendar, as a UTC midnight to count days with.
+  const today = new Date(`${localDate(now, timeZone)}T00:00:00Z`);
   if (schedule === 'monthly') {
     const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
     const last = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0));

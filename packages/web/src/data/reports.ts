@@ -5,6 +5,8 @@ import type {
   AssetReportRequest,
   EnergyReport,
   EnergyReportRequest,
+  MaintenanceReport,
+  MaintenanceReportRequest,
   ReportTemplate,
   ReportTemplateInput,
 } from '@lampyr/contract';
@@ -35,6 +37,16 @@ export function useAssetReport(body: AssetReportRequest) {
   return useQuery({
     queryKey: keys.report('assets', body),
     queryFn: ({ signal }) => request<AssetReport>('query', 'reports/assets', { method: 'POST', body, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The fault and maintenance KPI report: open work orders, repairs and mean times, by fault type or region. */
+export function useMaintenanceReport(body: MaintenanceReportRequest) {
+  return useQuery({
+    queryKey: keys.report('maintenance', body),
+    queryFn: ({ signal }) =>
+      request<MaintenanceReport>('query', 'reports/maintenance', { method: 'POST', body, signal }),
     placeholderData: keepPreviousData,
   });
 }

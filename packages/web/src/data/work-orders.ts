@@ -1,12 +1,5 @@
-import type {
-  FaultKpi,
-  FaultKpiBody,
-  ReportFaultBody,
-  ReportFaultResult,
-  WorkOrderBody,
-  WorkOrderTransition,
-} from '@lampyr/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReportFaultBody, ReportFaultResult, WorkOrderBody, WorkOrderTransition } from '@lampyr/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request, send } from '../lib/api-client.ts';
 import { keys } from '../lib/query-keys.ts';
 import type { Row } from '../lib/resource-api.ts';
@@ -100,15 +93,5 @@ export function useFaultPhoto(id: number, enabled: boolean) {
     },
     enabled,
     staleTime: 5 * 60_000,
-  });
-}
-
-/** The maintenance KPIs over a period (and a region). */
-export function useFaultKpi(body: FaultKpiBody) {
-  return useQuery({
-    queryKey: keys.report('work-orders-kpi', body),
-    queryFn: ({ signal }) => request<FaultKpi>('query', 'work-orders/kpi', { method: 'POST', body, signal }),
-    placeholderData: keepPreviousData,
-    enabled: selectedAccountId() !== undefined,
   });
 }

@@ -23,6 +23,12 @@ export const gateways = resourceTable(
       status: text(),
       lastSeenAt: at(),
       message: text(),
+      // The newest ChirpStack gateway stats (`event/stats`): when, and its counters of that interval.
+      statsAt: at(),
+      rxPacketsReceived: integer(),
+      rxPacketsReceivedOk: integer(),
+      txPacketsReceived: integer(),
+      txPacketsEmitted: integer(),
     },
     (t) => [index().on(t.accountId)],
   ),

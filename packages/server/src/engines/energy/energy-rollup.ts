@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { accountTimeZone, accountTimeZones } from '../../data/time-zones.ts';
 import type { Db } from '../../db/connect.ts';
 import type { Leadership } from '../scheduler/leadership.ts';
+import { nightOf } from '../schedules/plan.ts';
+import { addDays } from '../sun-times/zoned-time.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -17,7 +20,7 @@ export type Day = string;
 
 /**
  * Rolls readings up into `energy_daily`, one row per device and lighting day of the account's
- * calendar (its time zone, UTC when unset): day D runs from noon on D to noon on D + 1, so a night
+ * calendar (its time zone: accountTimeZone): day D runs from noon on D to noon on D + 1, so a night
  * is one row, like its baseline. One statement per account and range, computed in the
  * database: energy from the device's energy meter channel when it reported one that day (the sum
  * of its increases, so a meter reset loses nothing but the reset), else from power × time (each
@@ -26,14 +29,11 @@ export type Day = string;
  * the Sunset/Sunrise table of the device's region's city. Idempotent: a day is recomputed whole.
  */
 export async function rollUpEnergy(db: Db, accountId: number, from: Day, to: Day): Promise<number> {
+  const zone = await accountTimeZone(db, accountId);
   const result = await db.execute(sql`
-    WITH acct AS (
-      SELECT coalesce(time_zone, 'UTC') AS tz FROM accounts WHERE id = ${accountId}
-    ),
-    bounds AS (
-      SELECT tz, ((${from}::date)::timestamp + interval '12 hours') AT TIME ZONE tz AS t0,
-             ((${to}::date + 1)::timestamp + interval '12 hours') AT TIME ZONE tz AS t1
-      FROM acct
+    WITH bounds AS (
+      SELECT ${zone}::text AS tz, ((${from}::date)::timestamp + interval '12 hours') AT TIME ZONE ${zone} AS t0,
+             ((${to}::date + 1)::timestamp + interval '12 hours') AT TIME ZONE ${zone} AS t1
     ),
     channel AS (
       SELECT r.device_id, r.date_time, r.value, c.channel_code, lower(coalesce(c.unit, '')) AS unit
@@ -136,13 +136,20 @@ export class EnergyEngine {
   }
 
   private async rollRecent(): Promise<void> {
-    const accounts = rowsOf<{ id: number; today: string; yesterday: string }>(
-      await this.db.execute(sql`
-        SELECT a.id::int AS id,
-               to_char(((${this.now().toISOString()}::timestamptz AT TIME ZONE coalesce(a.time_zone, 'UTC')) - interval '12 hours')::date, 'YYYY-MM-DD') AS today,
-               to_char(((${this.now().toISOString()}::timestamptz AT TIME ZONE coalesce(a.time_zone, 'UTC')) - interval '12 hours')::date - 1, 'YYYY-MM-DD') AS yesterday
-        FROM accounts a WHERE EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id)`),
+    const accounts = rowsOf<{ id: number }>(
+      await this.db.execute(
+        sql`SELECT a.id::int AS id FROM accounts a WHERE EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id)`,
+      ),
     );
-    for (const a of accounts) await rollUpEnergy(this.db, a.id, a.yesterday, a.today);
+    const zones = await accountTimeZones(
+      this.db,
+      accounts.map((a) => a.id),
+    );
+    const now = this.now();
+    for (const a of accounts) {
+      // Today's lighting day (noon to noon) in the account's calendar, and the one before.
+      const today = nightOf(now, zones.get(a.id) as string);
+      await rollUpEnergy(this.db, a.id, addDays(today, -1), today);
+    }
   }
 }

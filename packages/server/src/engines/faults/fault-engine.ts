@@ -1,5 +1,5 @@
 import { FAULT_RULES, type FaultRule, OPEN_STATUSES } from '@lampyr/contract';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
 import { translator } from '../../i18n/translate.ts';
@@ -86,6 +86,15 @@ export interface FaultEngineOptions {
   /** Seconds in a configured "minute" of the alarm engine (alert events' durations). */
   minuteSeconds?: number;
 }
+
+/**
+ * The first row of a detected fault's history (as a person's report has one): reported by Lampyr
+ * when the rule latched, with the finding. `reports` names rows of new fault reports.
+ */
+const firstHistoryRow = (reports: SQL) => sql`
+  INSERT INTO maintenance_history (account_id, device_id, fault_report_id, action, work, performed_by, performed_at)
+  SELECT n.account_id, n.device_id, n.id, 'reported', coalesce(n.description, '—'), 'Lampyr', n.reported_at
+  FROM ${reports} n`;
 
 const INSTANT_RULES = FAULT_RULES.filter((r): r is Exclude<FaultRule, 'cycling'> => r !== 'cycling');
 const keyOf = (deviceId: number, rule: string) => `${deviceId}:${rule}`;
@@ -420,13 +429,19 @@ export class FaultEngine {
           SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
         ), reported AS (
           INSERT INTO fault_reports
-            (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code)
-          SELECT r.account_id, r.device_id, i.fault_type, i.description, 'Lampyr', r.date_time, 'open', 'detected', r.id, r.kind
+            (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code,
+             latitude, longitude)
+          SELECT r.account_id, r.device_id, i.fault_type, i.description, 'Lampyr', r.date_time, 'open', 'detected', r.id, r.kind,
+            d.latitude, d.longitude
           FROM raised r JOIN input i ON i.device_id = r.device_id AND i.kind = r.kind
+          JOIN devices d ON d.id = r.device_id
           -- One open report per device and rule: a fault that comes back before the crew closed it is the same one.
           WHERE NOT EXISTS (
             SELECT 1 FROM fault_reports f
             WHERE f.device_id = r.device_id AND f.rule_code = r.kind AND f.status = ANY(${`{${OPEN_STATUSES.join(',')}}`}::text[]))
+          RETURNING id, account_id, device_id, description, reported_at
+        ), history AS (
+          ${firstHistoryRow(sql.raw('reported'))}
         )
         SELECT * FROM raised`),
     );
@@ -463,15 +478,20 @@ export class FaultEngine {
     if (!rows.length) return;
     const description = translator('en')('faults.messages.communicationLoss');
     await this.options.db.execute(sql`
-      INSERT INTO fault_reports
-        (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code)
-      SELECT DISTINCT ON (l.device_id) l.account_id, l.device_id, ${RULE_FAULT_TYPES.communicationLoss}, ${description},
-        'Lampyr', l.date_time, 'open', 'detected', l.id, 'communicationLoss'
-      FROM alert_logs l
-      WHERE l.id = ANY(${`{${rows.map((r) => Number(r.id)).join(',')}}`}::bigint[]) AND l.device_id IS NOT NULL
-        AND NOT EXISTS (
-          SELECT 1 FROM fault_reports f
-          WHERE f.device_id = l.device_id AND f.rule_code = 'communicationLoss' AND f.status = ANY(${`{${OPEN_STATUSES.join(',')}}`}::text[]))
-      ORDER BY l.device_id, l.id`);
+      WITH reported AS (
+        INSERT INTO fault_reports
+          (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code,
+           latitude, longitude)
+        SELECT DISTINCT ON (l.device_id) l.account_id, l.device_id, ${RULE_FAULT_TYPES.communicationLoss}, ${description},
+          'Lampyr', l.date_time, 'open', 'detected', l.id, 'communicationLoss', d.latitude, d.longitude
+        FROM alert_logs l JOIN devices d ON d.id = l.device_id
+        WHERE l.id = ANY(${`{${rows.map((r) => Number(r.id)).join(',')}}`}::bigint[]) AND l.device_id IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM fault_reports f
+            WHERE f.device_id = l.device_id AND f.rule_code = 'communicationLoss' AND f.status = ANY(${`{${OPEN_STATUSES.join(',')}}`}::text[]))
+        ORDER BY l.device_id, l.id
+        RETURNING id, account_id, device_id, description, reported_at
+      )
+      ${firstHistoryRow(sql.raw('reported'))}`);
   }
 }

@@ -1,12 +1,13 @@
 import { type Language, parseRecipientList, type ReportFormat, type ReportKind } from '@lampyr/contract';
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { accountTimeZones } from '../../data/time-zones.ts';
 import type { Db } from '../../db/connect.ts';
 import { alertNotificationList, reportFiles, reportTemplates } from '../../db/schema/index.ts';
 import { translator } from '../../i18n/translate.ts';
 import { reportDocument } from '../../reports/report-document.ts';
 import { exportReport } from '../../reports/report-export.ts';
 import { chooseColumns, runWholeReport } from '../../reports/report-runner.ts';
-import { duePeriod } from '../../reports/report-templates.ts';
+import { duePeriod, FURTHEST_AHEAD_ZONE } from '../../reports/report-templates.ts';
 import { servicesByType } from '../notifications/notification-queue.ts';
 import type { Leadership } from '../scheduler/leadership.ts';
 
@@ -59,18 +60,24 @@ export class ReportScheduler {
     const now = this.options.now();
     let sent = 0;
     for (const schedule of ['weekly', 'monthly'] as const) {
-      const period = duePeriod(schedule, now);
-      const due = await this.db
+      // Each account's week (month) turns at its own midnight: the calendar furthest ahead bounds
+      // what may be due anywhere, and each template's account says what is due for it.
+      const latest = duePeriod(schedule, now, FURTHEST_AHEAD_ZONE);
+      const candidates = await this.db
         .select()
         .from(reportTemplates)
         .where(
           and(
             eq(reportTemplates.schedule, schedule),
-            or(isNull(reportTemplates.lastPeriod), lt(reportTemplates.lastPeriod, period.key)),
+            or(isNull(reportTemplates.lastPeriod), lt(reportTemplates.lastPeriod, latest.key)),
           ),
         )
-        .limit(100);
-      for (const template of due) {
+        .orderBy(reportTemplates.id)
+        .limit(500);
+      const zones = await accountTimeZones(this.db, [...new Set(candidates.map((c) => c.accountId))]);
+      for (const template of candidates) {
+        const period = duePeriod(schedule, now, zones.get(template.accountId));
+        if (template.lastPeriod !== null && template.lastPeriod >= period.key) continue;
         try {
           if (await this.send(template, period, now)) sent++;
         } catch (error) {
