@@ -155,6 +155,8 @@ const schema = z.object({
   /** The simulated fleet: `auto` runs it with the embedded broker and the demo data only. */
   SIMULATOR: z.enum(['auto', 'on', 'off']).default('auto'),
   SIMULATOR_PERIOD_SECONDS: z.coerce.number().min(1).max(3600).default(20),
+  /** Days of history the simulated fleet starts with (filled in before it reports; 0: none). */
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(60).default(14),
   LAMPYR_ADMIN_EMAIL: z.email().default('admin@lampyr.local'),
   LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_ADMIN_PASSWORD),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
