@@ -75,7 +75,8 @@ describe('the demo history', () => {
   it('follows the schedule: on from sunset, 50 % after midnight, off by day', async () => {
     // Readings of healthy lights by the sun times of Kadıköy (local clock, Europe/Istanbul).
     const faulty = [await light(42), await light(131), await light(163), await light(15)];
-    const states = await rows<{ period: string; lamp: number; dim: number; readings: number; power: number }>(sql`
+    type Period = { period: string; lamp: number; lamp_max: number; dim: number; dim_max: number; power: number };
+    const states = await rows<Period & { readings: number }>(sql`
       WITH r AS (
         SELECT r.device_id, r.date_time AT TIME ZONE 'Europe/Istanbul' AS local, c.channel_code, r.value
         FROM channel_read_values r JOIN device_channel_templates c ON c.id = r.device_channel_template_id
@@ -98,10 +99,7 @@ describe('the demo history', () => {
         avg(value) FILTER (WHERE channel_code = 'power') AS power,
         count(*) FILTER (WHERE channel_code = 'lamp')::int AS readings
       FROM judged WHERE period IS NOT NULL GROUP BY period ORDER BY period`);
-    const by = Object.fromEntries(states.map((s) => [s.period, s])) as Record<
-      string,
-      { lamp: number; lamp_max: number; dim: number; dim_max: number; power: number; readings: number }
-    >;
+    const by: Record<string, Period & { readings: number }> = Object.fromEntries(states.map((s) => [s.period, s]));
     expect(by.day?.readings).toBeGreaterThan(1000);
     expect([by.day?.lamp, by.day?.lamp_max]).toEqual([0, 0]);
     expect(by.day?.power).toBe(0);
