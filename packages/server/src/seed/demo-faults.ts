@@ -21,9 +21,16 @@ import { RULE_FAULT_TYPES, RULE_LEVELS, THRESHOLDS } from '../engines/faults/fau
 import { addDays, localDate, zonedInstant } from '../engines/sun-times/zoned-time.ts';
 import { translator } from '../i18n/translate.ts';
 import { column, rowsOf } from '../ingest/array-codec.ts';
-import type { HistorySample } from './demo-history.ts';
 
 const MINUTE = 60_000;
+
+/** One report of one light: its values by channel code, as the simulated controller states them. */
+export interface HistorySample {
+  accountId: number;
+  deviceId: number;
+  at: number;
+  values: Record<string, number>;
+}
 
 /** A while in which a light misbehaves: a simulator fault, or silence (it sends nothing). */
 export interface Episode {

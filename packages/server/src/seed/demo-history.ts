@@ -7,7 +7,7 @@ import { type NightPlan, nightOf, type PlanInputs, planNight } from '../engines/
 import { inputsFor, type ScheduleDevice, ScheduleSource } from '../engines/schedules/schedule-source.ts';
 import { SunTable } from '../engines/sun-times/sun-table.ts';
 import { column, rowsOf } from '../ingest/array-codec.ts';
-import { type DemoFault, demoFaults, type Episode, writeFaultHistory } from './demo-faults.ts';
+import { type DemoFault, demoFaults, type Episode, type HistorySample, writeFaultHistory } from './demo-faults.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -38,14 +38,6 @@ export interface DemoHistoryResult {
   alarms: number;
   faultReports: number;
   ms: number;
-}
-
-/** One report of one light: its values by channel code, as the simulated controller states them. */
-export interface HistorySample {
-  accountId: number;
-  deviceId: number;
-  at: number;
-  values: Record<string, number>;
 }
 
 interface HistoryDevice extends ScheduleDevice {
