@@ -59,6 +59,11 @@ export const users = defineResource({
     roleId: field.ref('roles', { required: true, list: true }),
     emailVerified: field.boolean({ list: true, readOnly: true }),
     isPlatformOperator: field.boolean({ readOnly: true }),
+    /**
+     * In a sub-account: the person acts there as a member of its integrator (the integrator's staff),
+     * managed in the integrator's account, not here.
+     */
+    integratorStaff: field.boolean({ list: true, readOnly: true, virtual: true }),
   },
 });
 
