@@ -30,7 +30,8 @@ import { LiveEvents } from './events/live-events.ts';
 import { PgEventBus } from './events/pg-bus.ts';
 import { SystemLog } from './events/system-log.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
-import { backfillDemoHistory, type DemoHistoryOptions, demoMeters } from './seed/demo-history.ts';
+import { backfillDemoHistory, type DemoHistoryOptions } from './seed/demo-history.ts';
+import { demoMeters } from './seed/history-readings.ts';
 import { seed } from './seed/seed.ts';
 
 async function main(): Promise<void> {

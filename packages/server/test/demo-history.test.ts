@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../src/engines/sun-times/zoned-time.ts';
-import { backfillDemoHistory, type DemoHistoryResult, demoMeters } from '../src/seed/demo-history.ts';
+import { backfillDemoHistory, type DemoHistoryResult } from '../src/seed/demo-history.ts';
+import { demoMeters } from '../src/seed/history-readings.ts';
 import { ADMIN, Client, startTestApp, type TestApp } from './support/test-app.ts';
 
 /**

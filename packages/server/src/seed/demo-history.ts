@@ -6,15 +6,21 @@ import { rollUpEnergy } from '../engines/energy/energy-rollup.ts';
 import { type NightPlan, nightOf, type PlanInputs, planNight } from '../engines/schedules/plan.ts';
 import { inputsFor, type ScheduleDevice, ScheduleSource } from '../engines/schedules/schedule-source.ts';
 import { SunTable } from '../engines/sun-times/sun-table.ts';
-import { column, rowsOf } from '../ingest/array-codec.ts';
-import { type DemoFault, demoFaults, type Episode, type HistorySample, writeFaultHistory } from './demo-faults.ts';
+import { rowsOf } from '../ingest/array-codec.ts';
+import { type DemoFault, demoFaults, type Episode } from './demo-faults.ts';
+import { writeFaultHistory } from './fault-history.ts';
+import {
+  channelsByModel,
+  ensurePartitions,
+  type HistorySample,
+  keepLatest,
+  type ModelChannel,
+  markSeen,
+  ReadingRows,
+} from './history-readings.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-/** The frame key of history rows: a second run over the same moments writes nothing twice. */
-export const HISTORY_FRAME = 'history';
-/** Readings per statement. */
-const BATCH_ROWS = 80_000;
 
 export interface DemoHistoryOptions {
   /** The accounts whose street lights get history (the demo's municipalities). */
@@ -57,15 +63,15 @@ interface HistoryDevice extends ScheduleDevice {
  * `intervalMinutes` for the last `days` days, as the simulated controllers would have — the same
  * StreetLight model (power, voltage, current, cumulative meter, lux from the sun's height,
  * temperature) driven by the level its schedule gave it then (the plan function over the city's sun
- * times; dusk to dawn for a controller nothing was deployed to), with a few scripted faults whose
- * alarms, fault reports and work orders follow from the readings (demo-faults.ts). Then the latest
- * values, connection status, sun times of those days and the energy rollup, so charts, reports and
- * savings have data at once.
+ * times; dusk to dawn for a controller nothing was deployed to), with a few scripted faults
+ * (demo-faults.ts) whose alarms, fault reports and work orders follow from the readings
+ * (fault-history.ts). The latest values and sightings first, the readings (history-readings.ts), then
+ * the sun times of those days and the energy rollup, so charts, reports and savings have data at once.
  *
  * Idempotent and gap-filling: each light's history goes from its newest stored reading (or `days`
- * back, when it has none) to `now`, at fixed moments with a frame key of its own — a second start
- * writes nothing, a start after days away fills the days in between (up to `days`), and a crash half
- * way is finished by the next start. The faults are written only on a light's first fill.
+ * back, when it has none) to `now` — a second start writes nothing, a start after days away fills
+ * the days in between (up to `days`), and a start stopped half way is finished by the next one. The
+ * faults are written only on a light's first history.
  */
 export async function backfillDemoHistory(db: Db, options: DemoHistoryOptions): Promise<DemoHistoryResult> {
   const started = performance.now();
@@ -107,7 +113,8 @@ export async function backfillDemoHistory(db: Db, options: DemoHistoryOptions): 
   result.devices = lights.length;
   result.samples = lights.reduce((n, l) => n + l.samples.length, 0);
   const last = lights.map((l) => l.samples.at(-1) as HistorySample);
-  await keepLatest(db, last, channels, devices);
+  const modelOf = new Map(devices.map((d) => [d.id, d.modelId]));
+  await keepLatest(db, last, channels, modelOf);
   await markSeen(
     db,
     last.filter((s) => !devices.find((d) => d.id === s.deviceId)?.lostSince),
@@ -116,7 +123,7 @@ export async function backfillDemoHistory(db: Db, options: DemoHistoryOptions): 
   // The lights with faults first, and each light's days oldest first: a start that stops half way
   // leaves each light's history whole up to some moment, and the next start goes on from there.
   lights.sort((a, b) => Number(Boolean(b.fault)) - Number(Boolean(a.fault)));
-  const writer = new ReadingRows(db, channels, devices);
+  const writer = new ReadingRows(db, channels, modelOf);
   let faultsWritten = false;
   for (const light of lights) {
     if (!light.fault && !faultsWritten) {
@@ -212,55 +219,12 @@ async function historyDevices(db: Db, accountIds: readonly number[]): Promise<Hi
   });
 }
 
-interface ModelChannel {
-  id: number;
-  code: string;
-  min: number;
-  max: number;
-}
-
-/** Each model's channel templates, with the limits outside which a reading is stored `out_of_range`. */
-async function channelsByModel(db: Db): Promise<Map<number, ModelChannel[]>> {
-  const rows = rowsOf(
-    await db.execute(sql`SELECT id, device_type_model_id, channel_code, data_limit_min, data_limit_max
-      FROM device_channel_templates WHERE channel_code IS NOT NULL ORDER BY id`),
-  );
-  const byModel = new Map<number, ModelChannel[]>();
-  for (const r of rows) {
-    const model = Number(r.device_type_model_id);
-    const list = byModel.get(model) ?? [];
-    list.push({
-      id: Number(r.id),
-      code: String(r.channel_code),
-      min: r.data_limit_min === null ? Number.NEGATIVE_INFINITY : Number(r.data_limit_min),
-      max: r.data_limit_max === null ? Number.POSITIVE_INFINITY : Number(r.data_limit_max),
-    });
-    byModel.set(model, list);
-  }
-  return byModel;
-}
-
 async function citiesOf(db: Db, deviceIds: number[]): Promise<number[]> {
   const rows = rowsOf(
     await db.execute(sql`SELECT DISTINCT g.city_id FROM devices d JOIN regions g ON g.id = d.region_id
       WHERE d.id = ANY(${`{${deviceIds.join(',')}}`}::bigint[]) AND g.city_id IS NOT NULL`),
   );
   return rows.map((r) => Number(r.city_id));
-}
-
-async function ensurePartitions(db: Db, from: number, to: number): Promise<void> {
-  const months = new Set<string>();
-  for (let t = from; t <= to + DAY; t += DAY) {
-    const d = new Date(t);
-    months.add(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString());
-  }
-  for (const month of months) {
-    await db
-      .execute(sql`SELECT lampyr_ensure_reading_partition(${month}::timestamptz)`)
-      .catch((error: { cause?: { code?: string } }) => {
-        if (error.cause?.code !== '42P07') throw error;
-      });
-  }
 }
 
 /**
@@ -324,110 +288,4 @@ function deviceSamples(
     at += every;
   }
   return samples;
-}
-
-interface ReadingRow {
-  accountId: number;
-  deviceId: number;
-  templateId: number;
-  value: number;
-  at: string;
-  status: 'ok' | 'out_of_range';
-}
-
-/** A sample as the ingest would store it: one reading per channel of the light's model, judged against its limits. */
-function rowsOfSample(sample: HistorySample, channels: readonly ModelChannel[]): ReadingRow[] {
-  const at = new Date(sample.at).toISOString();
-  const rows: ReadingRow[] = [];
-  for (const c of channels) {
-    const value = sample.values[c.code];
-    if (value === undefined) continue;
-    const status = value < c.min || value > c.max ? 'out_of_range' : 'ok';
-    rows.push({ accountId: sample.accountId, deviceId: sample.deviceId, templateId: c.id, value, at, status });
-  }
-  return rows;
-}
-
-/** Readings written in batches of one statement each (`INSERT … SELECT FROM unnest(…)`, as the ingest does). */
-class ReadingRows {
-  private rows: ReadingRow[] = [];
-  written = 0;
-  private readonly modelOf: Map<number, number>;
-
-  constructor(
-    private readonly db: Db,
-    private readonly channels: Map<number, ModelChannel[]>,
-    devices: readonly HistoryDevice[],
-  ) {
-    this.modelOf = new Map(devices.map((d) => [d.id, d.modelId]));
-  }
-
-  async add(sample: HistorySample): Promise<void> {
-    for (const row of rowsOfSample(sample, this.channels.get(this.modelOf.get(sample.deviceId) ?? 0) ?? []))
-      this.rows.push(row);
-    if (this.rows.length >= BATCH_ROWS) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    const rows = this.rows;
-    if (!rows.length) return;
-    this.rows = [];
-    // No ON CONFLICT: each light's history starts after its newest reading, so nothing is there twice
-    // (and the unique index would refuse it); speculative inserts would cost a third more.
-    await this.db.execute(sql`
-      INSERT INTO channel_read_values
-        (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
-      SELECT a, d, c, 0, v, t, s, ${HISTORY_FRAME} FROM unnest(
-        ${column(rows, (r) => r.accountId)}::bigint[], ${column(rows, (r) => r.deviceId)}::bigint[],
-        ${column(rows, (r) => r.templateId)}::bigint[], ${column(rows, (r) => r.value)}::float8[],
-        ${column(rows, (r) => r.at)}::timestamptz[], ${column(rows, (r) => r.status)}::text[]) AS u(a, d, c, v, t, s)`);
-    this.written += rows.length;
-  }
-}
-
-/** Each light's last history report as its latest values, unless something newer is there. */
-async function keepLatest(
-  db: Db,
-  samples: readonly HistorySample[],
-  channels: Map<number, ModelChannel[]>,
-  devices: readonly HistoryDevice[],
-): Promise<void> {
-  const modelOf = new Map(devices.map((d) => [d.id, d.modelId]));
-  const rows = samples.flatMap((s) => rowsOfSample(s, channels.get(modelOf.get(s.deviceId) ?? 0) ?? []));
-  if (!rows.length) return;
-  await db.execute(sql`
-    INSERT INTO channel_values (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status)
-    SELECT a, d, c, 0, v, t, s FROM unnest(
-      ${column(rows, (r) => r.accountId)}::bigint[], ${column(rows, (r) => r.deviceId)}::bigint[],
-      ${column(rows, (r) => r.templateId)}::bigint[], ${column(rows, (r) => r.value)}::float8[],
-      ${column(rows, (r) => r.at)}::timestamptz[], ${column(rows, (r) => r.status)}::text[]) AS u(a, d, c, v, t, s)
-    ON CONFLICT (device_id, device_channel_template_id, sub_channel) DO UPDATE
-      SET value = excluded.value, date_time = excluded.date_time, status = excluded.status, updated_at = now()
-      WHERE channel_values.date_time < excluded.date_time`);
-}
-
-/** The lights heard at their last history report (online), unless heard later. */
-async function markSeen(db: Db, samples: readonly HistorySample[]): Promise<void> {
-  if (!samples.length) return;
-  await db.execute(sql`
-    INSERT INTO device_connection_status (account_id, device_id, status, date_time, rssi, snr)
-    SELECT a, d, 'online', t, -92, 7.5 FROM unnest(
-      ${column(samples, (s) => s.accountId)}::bigint[], ${column(samples, (s) => s.deviceId)}::bigint[],
-      ${column(samples, (s) => new Date(s.at).toISOString())}::timestamptz[]) AS u(a, d, t)
-    ON CONFLICT (device_id) DO UPDATE SET status = 'online', date_time = excluded.date_time, updated_at = now()
-      WHERE device_connection_status.date_time < excluded.date_time`);
-}
-
-/** What each demo light's meter reads now (kWh by devEui or uid): the simulator goes on from there. */
-export async function demoMeters(db: Db, accountIds: readonly number[]): Promise<Map<string, number>> {
-  if (!accountIds.length) return new Map();
-  const rows = rowsOf(
-    await db.execute(sql`
-      SELECT lower(coalesce(d.dev_eui, d.uid)) AS id, v.value FROM channel_values v
-      JOIN devices d ON d.id = v.device_id
-      JOIN device_channel_templates c ON c.id = v.device_channel_template_id
-      WHERE d.account_id = ANY(${`{${accountIds.join(',')}}`}::bigint[]) AND c.channel_code = 'energy'
-        AND v.sub_channel = 0 AND coalesce(d.dev_eui, d.uid) IS NOT NULL`),
-  );
-  return new Map(rows.map((r) => [String(r.id), Number(r.value)]));
 }
