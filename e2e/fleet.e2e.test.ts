@@ -276,6 +276,27 @@ describe('devices, import, live screens', () => {
     await screenshot(page, 'fleet-06-graphic');
   });
 
+  it("names the integrator's administrator in Kadıköy: the logs say who, the users list marks the staff", async () => {
+    // The dim command sent above from Kadıköy by the administrator, a member of the integrator.
+    await page.goto(`${server.url}/logs/transaction-logs`);
+    const rows = page.locator('tr.ant-table-row');
+    await expect.poll(() => rows.first().textContent()).toBeTruthy();
+    const writes = rows.filter({ hasText: 'Channel write values' });
+    await expect.poll(() => writes.count()).toBeGreaterThan(0);
+    expect(await writes.first().textContent()).toContain('Lampyr Administrator');
+    expect(await page.locator('.ant-table-tbody').textContent()).not.toMatch(/Person #\d/);
+    await screenshot(page, 'fleet-06d-transaction-log-names');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${server.url}/users`);
+    const admin = page.locator('tr.ant-table-row', { hasText: ADMIN.email });
+    await expect.poll(() => admin.textContent()).toContain('Integrator staff');
+    // Managed in the integrator's account: here it can be looked at, not edited or removed.
+    await expect.poll(() => admin.getByRole('button', { name: /^View User/ }).count()).toBe(1);
+    expect(await admin.getByRole('button', { name: /^(Edit|Delete) User/ }).count()).toBe(0);
+    await screenshot(page, 'fleet-06e-users-integrator-staff');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
   it('sums the fleet up on the dashboard and narrows it to one device type', async () => {
     await page.goto(url('dashboards/dashboards'));
     const devices = async () =>

@@ -27,6 +27,11 @@ export interface FieldDef {
   search: boolean;
   /** Set by the server; never accepted in a command body. */
   readOnly: boolean;
+  /**
+   * Worked out by the server for the account the caller acts in, with no column of its own (so
+   * always read-only): listed and shown, never filtered on, sorted by or written.
+   */
+  virtual?: boolean;
   min?: number;
   max?: number;
   maxLength?: number;

@@ -8,7 +8,7 @@ import { CONSTANTS, catalogue } from '@lampyr/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AccessResolver } from './access/access.ts';
 import { commandPolicies } from './access/command-policy.ts';
-import { tenancyPolicies } from './access/tenancy-policy.ts';
+import { tenancyFields, tenancyPolicies } from './access/tenancy-policy.ts';
 import { registerAlarmRoutes } from './api/alarm-routes.ts';
 import { registerAuthRoutes } from './api/auth-routes.ts';
 import type { AppContext } from './api/context.ts';
@@ -142,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<{
       },
     },
     checks: { 'channel-write-values': refuseInactiveDevice, 'alert-device-parameter-templates': checkAlertTemplate },
+    virtualFields: tenancyFields(),
   });
   const live = options.live ?? new LiveEvents();
   const access = new AccessResolver(options.db);

@@ -162,6 +162,8 @@ const schema = z.object({
    * failure latches after 6 s of dark readings instead of 10 min). Start-up warns when it is not 1.
    */
   FAULT_TIME_SCALE: z.coerce.number().gt(0).max(1).default(1),
+  /** Days of history the simulated fleet starts with (filled in before it reports; 0: none). */
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(60).default(14),
   LAMPYR_ADMIN_EMAIL: z.email().default('admin@lampyr.local'),
   LAMPYR_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_ADMIN_PASSWORD),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -30,6 +30,8 @@ import { LiveEvents } from './events/live-events.ts';
 import { PgEventBus } from './events/pg-bus.ts';
 import { SystemLog } from './events/system-log.ts';
 import { startTelemetry, type Telemetry } from './ingest/telemetry.ts';
+import { backfillDemoHistory, type DemoHistoryOptions } from './seed/demo-history.ts';
+import { demoMeters } from './seed/history-readings.ts';
 import { seed } from './seed/seed.ts';
 
 async function main(): Promise<void> {
@@ -159,8 +161,8 @@ async function main(): Promise<void> {
   // The simulated fleet is the demo's: without the demo devices its uplinks would belong to nobody.
   const simulate =
     telemetry && (config.SIMULATOR === 'on' || (config.SIMULATOR === 'auto' && telemetry.embedded && demo));
+  // Started once the demo's history is in (below): its meters go on from where the history ends.
   const fleet = simulate && telemetry ? fleetFor(config, telemetry, (line) => app.log.warn(line)) : undefined;
-  await fleet?.start();
   const stopEngines: (() => void)[] = [];
   if (has('engines') && leadership) {
     stopEngines.push(new EnergyEngine(database.db, engineError('energy')).start(undefined, leadership));
@@ -217,11 +219,40 @@ async function main(): Promise<void> {
   if (telemetry)
     process.stdout.write(banner(config, { database, telemetry, fleet, seededDemo: seeded.seeded && demo, app }));
   else process.stdout.write(`\n  Lampyr (${roles.join(', ')}) is listening on port ${config.PORT}\n\n`);
+  if (fleet) {
+    if (config.DEMO_HISTORY_DAYS > 0)
+      await demoHistory(database, systemLog, {
+        accountIds: seeded.subAccountIds,
+        adminEmail: config.LAMPYR_ADMIN_EMAIL,
+        now: new Date(),
+        days: config.DEMO_HISTORY_DAYS,
+      });
+    if (stopping) return;
+    fleet.setMeters(await demoMeters(database.db, seeded.subAccountIds));
+    await fleet.start();
+  }
   // The demo's first start: its schedule is deployed to the simulated controllers at once.
   if (seeded.seeded && demo && fleet)
     await deployDemoSchedule(app, config, seeded.subAccountIds).catch((error) =>
       app.log.warn(error, 'the demo schedule was not deployed'),
     );
+}
+
+/**
+ * The simulated fleet's past (seed/demo-history.ts): 14 days on the first start, the days since the
+ * last reading on later ones. The console is up meanwhile; a failure leaves a gap, never a stop.
+ */
+async function demoHistory(database: Database, systemLog: SystemLog, options: DemoHistoryOptions): Promise<void> {
+  try {
+    const done = await backfillDemoHistory(database.db, options);
+    if (done.readings)
+      systemLog.info(
+        'demo',
+        `history of ${done.devices} lights: ${done.readings} readings, ${done.alarms} alarms, ${done.faultReports} fault reports in ${(done.ms / 1000).toFixed(1)} s`,
+      );
+  } catch (error) {
+    systemLog.error('demo', error);
+  }
 }
 
 function fleetFor(config: Config, telemetry: Telemetry, log: (line: string) => void): Fleet {
@@ -385,6 +416,9 @@ function banner(
       ? `  Demo:        ${run.fleet.devices.size} simulated street lights reporting every ${config.SIMULATOR_PERIOD_SECONDS} s`
       : '',
     run.seededDemo ? '               (demo accounts and fleet seeded on this first start)' : '',
+    run.seededDemo && run.fleet && config.DEMO_HISTORY_DAYS
+      ? `               (filling in their last ${config.DEMO_HISTORY_DAYS} days first, about a minute; live readings follow)`
+      : '',
     '',
   ];
   return `${lines.filter((l, i) => l || i === 0 || i === lines.length - 1).join('\n')}\n`;

@@ -228,6 +228,78 @@ describe('the customer administrator and the integrator', () => {
   });
 });
 
+describe("a sub-account's people", () => {
+  const listed = async (c: Client) =>
+    (await c.list('users', { filter: null, pageable: page(1, 500) })).body.data.content as {
+      id: number;
+      email: string;
+      integratorStaff: boolean;
+    }[];
+
+  it('are its members and the integrator staff who act there, marked', async () => {
+    const customer = await invited(kadikoy);
+    const neighbour = await invited(uskudar);
+    const staff = await invited(integrator);
+    const adminId = (await admin.call('GET', '/query/api/auth/me')).body.data.user.id as number;
+    const here = await listed(customer.client);
+    const mark = (id: number) => here.find((u) => u.id === id)?.integratorStaff;
+    expect(mark(customer.id)).toBe(false);
+    expect(mark(adminId)).toBe(true);
+    expect(mark(staff.id)).toBe(true);
+    // Another municipality's members are not people of this one.
+    expect(mark(neighbour.id)).toBeUndefined();
+    // One at a time too, and in the integrator's own list nobody is its staff from elsewhere.
+    expect((await customer.client.get('users', adminId)).body.data.integratorStaff).toBe(true);
+    admin.accountId = integrator;
+    const own = await listed(admin);
+    expect(own.find((u) => u.id === adminId)?.integratorStaff).toBe(false);
+    expect(own.some((u) => u.id === customer.id)).toBe(false);
+    // The mark is worked out, not stored: it cannot be filtered or sorted on.
+    const filtered = await customer.client.list('users', { filter: { integratorStaff: true }, pageable: page(1) });
+    expect(filtered.status).toBe(400);
+    const sorted = await customer.client.list('users', {
+      filter: null,
+      pageable: page(1, 10, ['integratorStaff,asc']),
+    });
+    expect(sorted.status).toBe(400);
+  });
+
+  it('do not include the integrator staff for editing or removing: they are managed in the integrator', async () => {
+    const customer = await invited(kadikoy);
+    const staff = await invited(integrator);
+    const before = await userRow(staff.id);
+    const memberships = () => rows(`select account_id::int, role_id::int from users_roles where user_id = ${staff.id}`);
+    const kept = await memberships();
+    const record = (await customer.client.get('users', staff.id)).body.data;
+    for (const c of [customer.client, admin]) {
+      c.accountId = kadikoy;
+      const renamed = await c.update('users', { ...record, firstName: 'Renamed' });
+      expect(renamed.status).toBe(403);
+      expect(renamed.body.error?.message).toBe(
+        "Invited Person works for the integrator: edit or remove them in the integrator's account.",
+      );
+      const demoted = await c.update('users', { ...record, roleId: roleIds.Viewer });
+      expect(demoted.status).toBe(403);
+      const removed = await c.remove('users', staff.id);
+      expect(removed.status).toBe(403);
+    }
+    admin.language = 'tr';
+    const turkish = await admin.remove('users', staff.id);
+    expect(turkish.body.error?.message).toBe(
+      'Invited Person entegratör personeli: onu entegratörün hesabında düzenleyin veya kaldırın.',
+    );
+    admin.language = undefined;
+    expect(await userRow(staff.id)).toEqual(before);
+    expect(await memberships()).toEqual(kept);
+    // In the integrator's account they are managed as before.
+    admin.accountId = integrator;
+    const there = (await admin.get('users', staff.id)).body.data;
+    const renamed = await admin.update('users', { ...there, firstName: 'Renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.integratorStaff).toBe(false);
+  });
+});
+
 describe('a write to an account is checked against that account', () => {
   it('refuses an administrator of one account updating another it only views', async () => {
     const self = await selfRegistered();

@@ -149,26 +149,60 @@ describe('an export imports back', () => {
     return made.body.data.id as number;
   }
 
-  const regionsOf = async (accountId: number) => {
+  /** Three lists of an account: references (regions' places), enums (a log level) and enums beside codes (LoRaWAN). */
+  const RESOURCES = {
+    regions: [
+      'name',
+      'district',
+      'districtLatitude',
+      'districtLongitude',
+      'cityId',
+      'stateId',
+      'countryId',
+      'address',
+      'notes',
+    ],
+    'system-log-settings': ['name', 'level', 'retentionDays'],
+    gatewaydeviceprofile: [
+      'name',
+      'region',
+      'macVersion',
+      'regParamsRevision',
+      'supportsOtaa',
+      'supportsClassB',
+      'supportsClassC',
+      'adrAlgorithmId',
+    ],
+  } as const;
+
+  const recordsOf = async (resource: keyof typeof RESOURCES, accountId: number) => {
     const client = new Client(t.app);
     await client.login();
     client.accountId = accountId;
-    const list = await client.list('regions', { filter: null, pageable: page(1, 500, ['name,asc']) });
+    const list = await client.list(resource, { filter: null, pageable: page(1, 500, ['name,asc']) });
     expect(list.status).toBe(200);
-    return (list.body.data.content as Record<string, unknown>[]).map(
-      ({ name, district, districtLatitude, districtLongitude, cityId, stateId, countryId, address, notes }) => ({
-        name,
-        district,
-        districtLatitude,
-        districtLongitude,
-        cityId,
-        stateId,
-        countryId,
-        address,
-        notes,
-      }),
+    return (list.body.data.content as Record<string, unknown>[]).map((r) =>
+      Object.fromEntries(RESOURCES[resource].map((f) => [f, r[f]])),
     );
   };
+
+  beforeAll(async () => {
+    // Options of every kind: a log level and an ADR algorithm with labels, a region that is a code.
+    const source = new Client(t.app);
+    await source.login();
+    source.accountId = t.seeded.subAccountIds[0];
+    const warn = await source.create('system-log-settings', { name: 'Warnings', level: 'warn', retentionDays: 30 });
+    expect(warn.status).toBe(201);
+    const profile = await source.create('gatewaydeviceprofile', {
+      name: 'LR-FHSS US915',
+      region: 'US915',
+      macVersion: 'LORAWAN_1_0_4',
+      regParamsRevision: 'RP002_1_0_3',
+      supportsOtaa: true,
+      adrAlgorithmId: 'lr_fhss',
+    });
+    expect(profile.status, profile.raw).toBe(201);
+  });
 
   for (const [format, language] of [
     ['csv', 'tr'],
@@ -176,51 +210,105 @@ describe('an export imports back', () => {
   ] as const) {
     it(`${format.toUpperCase()} in ${language}: labels and names out, the same records in a fresh account`, async () => {
       const source = t.seeded.subAccountIds[0] as number;
-      const original = await regionsOf(source);
-      expect(original.length).toBeGreaterThan(0);
-      const exporter = new Client(t.app);
-      await exporter.login();
-      exporter.accountId = source;
-      exporter.language = language;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/query/api/regions/export',
-        headers: {
-          authorization: `Bearer ${exporter.token}`,
-          'x-account-id': String(source),
-          'accept-language': language,
-          'content-type': 'application/json',
-        },
-        payload: JSON.stringify({ filter: null, format, pageable: { page: 1, size: 1000, sort: ['name,asc'] } }),
-      });
-      expect(res.statusCode).toBe(200);
-      const content = res.rawPayload;
-      if (format === 'csv') {
-        const [head, first] = res.body.trim().split('\n');
-        expect(head?.split(',')).toContain(language === 'tr' ? 'Ad' : 'Name');
-        expect(head).not.toMatch(/cityId|countryId/);
-        // A city by its name, not its number.
-        const city = await exporter.get('cities', original[0]?.cityId as number);
-        expect(first).toContain(city.body.data.name);
-      }
       const target = await freshAccount(`Round trip ${format} ${Date.now()}`);
-      const importer = new Client(t.app);
-      await importer.login();
-      importer.accountId = target;
-      importer.language = language;
-      const imported = await importer.call('POST', `/command/api/regions/import`, {
-        fileName: `regions.${format}`,
-        content: content.toString('base64'),
-      });
-      expect(imported.status, imported.raw).toBe(200);
-      const lines = imported.raw
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      const report = lines.at(-1).report;
-      expect(report.refused).toEqual([]);
-      expect(report.imported).toBe(original.length);
-      expect(await regionsOf(target)).toEqual(original);
+      for (const resource of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
+        const original = await recordsOf(resource, source);
+        expect(original.length).toBeGreaterThan(0);
+        const exporter = new Client(t.app);
+        await exporter.login();
+        exporter.accountId = source;
+        exporter.language = language;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/query/api/${resource}/export`,
+          headers: {
+            authorization: `Bearer ${exporter.token}`,
+            'x-account-id': String(source),
+            'accept-language': language,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify({ filter: null, format, pageable: { page: 1, size: 1000, sort: ['name,asc'] } }),
+        });
+        expect(res.statusCode).toBe(200);
+        const content = res.rawPayload;
+        const text = format === 'csv' ? res.body : await xlsxText(content as unknown as ArrayBuffer);
+        if (resource === 'regions') {
+          const [head, first] = text.trim().split('\n');
+          expect(head?.split(',')).toContain(language === 'tr' ? 'Ad' : 'Name');
+          expect(head).not.toMatch(/cityId|countryId/);
+          // A city by its name, not its number.
+          const city = await exporter.get('cities', original[0]?.cityId as number);
+          expect(first).toContain(city.body.data.name);
+        } else if (resource === 'system-log-settings') {
+          // Options as the screen shows them, not their stored values.
+          expect(text).toContain(language === 'tr' ? 'Bilgi' : 'Info');
+          expect(text).toContain(language === 'tr' ? 'Uyarı' : 'Warning');
+          expect(text).not.toMatch(/\binfo\b|\bwarn\b/);
+        } else {
+          expect(text).toContain(
+            language === 'tr' ? 'Varsayılan ADR algoritması (yalnız LoRa)' : 'Default ADR algorithm (LoRa only)',
+          );
+          expect(text).toContain(language === 'tr' ? 'Yalnız LR-FHSS ADR algoritması' : 'LR-FHSS only ADR algorithm');
+          expect(text).not.toMatch(/\blr_fhss\b/);
+          // Codes stay codes, in every language.
+          expect(text).toContain('US915');
+          expect(text).toContain('LORAWAN_1_0_4');
+        }
+        const importer = new Client(t.app);
+        await importer.login();
+        importer.accountId = target;
+        importer.language = language;
+        const imported = await importer.call('POST', `/command/api/${resource}/import`, {
+          fileName: `${resource}.${format}`,
+          content: content.toString('base64'),
+        });
+        expect(imported.status, imported.raw).toBe(200);
+        const report = lines(imported.raw).at(-1).report;
+        expect(report.refused, resource).toEqual([]);
+        expect(report.imported).toBe(original.length);
+        expect(await recordsOf(resource, target)).toEqual(original);
+      }
     });
   }
+
+  it('takes an option by its label in either language or by its value, and refuses one it does not know', async () => {
+    const target = await freshAccount(`Options ${Date.now()}`);
+    const importer = new Client(t.app);
+    await importer.login();
+    importer.accountId = target;
+    const csv = ['Ad,Seviye,Saklama (gün)', 'A,Hata ayıklama,7', 'B,error,7', 'C,WARNING,7', 'D,Sometimes,7'];
+    const imported = await importer.call('POST', '/command/api/system-log-settings/import', {
+      fileName: 'levels.csv',
+      content: Buffer.from(csv.join('\n')).toString('base64'),
+    });
+    expect(imported.status, imported.raw).toBe(200);
+    const report = lines(imported.raw).at(-1).report;
+    expect(report.imported).toBe(3);
+    expect(report.refused).toHaveLength(1);
+    expect(report.refused[0].row).toBe(5);
+    expect(Object.keys(report.refused[0].errors)).toEqual(['level']);
+    const levels = (await importer.list('system-log-settings', { filter: null, pageable: page(1, 10, ['name,asc']) }))
+      .body.data.content;
+    expect(levels.map((l: { name: string; level: string }) => [l.name, l.level])).toEqual([
+      ['A', 'debug'],
+      ['B', 'error'],
+      ['C', 'warn'],
+    ]);
+  });
 });
+
+/** The cells of an XLSX file's first sheet as text, row by row. */
+async function xlsxText(content: ArrayBuffer): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(content);
+  const rows: string[] = [];
+  workbook.worksheets[0]?.eachRow((row) => {
+    rows.push(
+      (row.values as unknown[])
+        .slice(1)
+        .map((v) => (v === null || v === undefined ? '' : String(v)))
+        .join(','),
+    );
+  });
+  return rows.join('\n');
+}

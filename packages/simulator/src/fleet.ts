@@ -101,7 +101,7 @@ interface SimulatedDevice {
 }
 
 /** A small deterministic PRNG, so a fleet started with a seed behaves the same every time. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -155,6 +155,17 @@ export class Fleet {
       this.devices.set(uid, { kind: 'ip', light: new StreetLight(uid, LAYOUTS.l2, this.random) });
     }
     this.loadState();
+  }
+
+  /**
+   * Sets what energy meters read (kWh, by devEui or uid): the last reading the server stored, so
+   * each meter goes on from where its history ends. Others keep their random reading.
+   */
+  setMeters(meters: ReadonlyMap<string, number>): void {
+    for (const [id, kWh] of meters) {
+      const device = this.devices.get(id);
+      if (device && Number.isFinite(kWh) && kWh >= 0) device.light.energyKwh = kWh;
+    }
   }
 
   private now(): Date {

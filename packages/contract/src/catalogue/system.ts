@@ -54,6 +54,11 @@ export const users = defineResource({
     firstName: field.text({ required: true, list: true, search: true }),
     lastName: field.text({ required: true, list: true, search: true }),
     email: field.email({ required: true, list: true, search: true }),
+    /**
+     * In a sub-account: the person acts there as a member of its integrator (the integrator's staff),
+     * managed in the integrator's account, not here.
+     */
+    integratorStaff: field.boolean({ list: true, readOnly: true, virtual: true }),
     phoneNumber: field.phone({ list: true }),
     language: field.enum(['en', 'tr'], { list: true }),
     picture: field.image(),

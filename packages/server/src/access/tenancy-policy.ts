@@ -1,7 +1,7 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import { CODE_TTL_MINUTES, issueCode } from '../auth/one-time-codes.ts';
-import type { Executor, WritePolicy } from '../data/resource-repository.ts';
+import type { Executor, VirtualField, WritePolicy } from '../data/resource-repository.ts';
 import type { Db } from '../db/connect.ts';
 import { accounts, usersRoles } from '../db/schema/index.ts';
 import { ApiException } from '../errors/api-exception.ts';
@@ -66,6 +66,42 @@ async function requireInsideTree(tx: Executor, actor: Actor, userIds: number[]):
     .from(usersRoles)
     .where(inArray(usersRoles.userId, userIds));
   if (memberships.some((m) => !tree.has(m.accountId))) throw new ApiException('FORBIDDEN', 'errors.outsideTree');
+}
+
+/** The members of the account the caller acts in, among these users. */
+async function membersHere(tx: Executor, actor: Actor, userIds: number[]): Promise<Set<number>> {
+  const accountId = actor.account?.accountId ?? -1;
+  const rows = await tx
+    .select({ userId: usersRoles.userId })
+    .from(usersRoles)
+    .where(and(eq(usersRoles.accountId, accountId), inArray(usersRoles.userId, userIds)));
+  return new Set(rows.map((r) => r.userId));
+}
+
+/**
+ * A sub-account lists the integrator's staff who act there (the users' scope), but they are not its
+ * members: they are edited and removed in the integrator's account, never from here.
+ */
+async function refuseIntegratorStaff(tx: Executor, actor: Actor, user: Row): Promise<void> {
+  if ((await membersHere(tx, actor, [user.id as number])).size) return;
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || String(user.email ?? user.id);
+  throw new ApiException('FORBIDDEN', 'errors.integratorStaff', { name });
+}
+
+/** The users' virtual fields: `integratorStaff`, someone who acts here only as a member of the integrator. */
+export function tenancyFields(): Record<string, Record<string, VirtualField>> {
+  return {
+    users: {
+      async integratorStaff(executor, actor, rows, name) {
+        const members = await membersHere(
+          executor,
+          actor,
+          rows.map((r) => r.id as number),
+        );
+        for (const row of rows) row[name] = !members.has(row.id as number);
+      },
+    },
+  };
 }
 
 function checkPermissions(t: TFunction, value: Row): void {
@@ -134,13 +170,15 @@ export function tenancyPolicies(hooks: TenancyHooks): Record<string, WritePolicy
         return invite(actor, t);
       },
       async update({ tx, actor, value, before, t }) {
+        await refuseIntegratorStaff(tx, actor, before);
         if (given(value.email) && String(value.email).toLowerCase() !== before.email)
           throw fieldError(t, 'users', 'email', 'validation.emailByOwner');
         await requireInsideTree(tx, actor, [before.id as number]);
         const roleChanged = given(value.roleId) && value.roleId !== before.roleId;
         return roleChanged ? securityEdit(before.id as number) : undefined;
       },
-      async delete({ before }) {
+      async delete({ tx, actor, before }) {
+        await refuseIntegratorStaff(tx, actor, before);
         return securityEdit(before.id as number);
       },
     },

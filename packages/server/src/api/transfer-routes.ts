@@ -19,7 +19,7 @@ import { constraintConflict } from './errors.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
 import { authorize } from './resource-routes.ts';
-import { cellValue, matchColumns, readRows, rowWriter } from './transfer-rows.ts';
+import { cellValue, matchColumns, optionLabels, optionValues, readRows, rowWriter } from './transfer-rows.ts';
 import { FileRefused } from './xlsx-guard.ts';
 
 const EXPORT_LIMIT = 100_000;
@@ -95,7 +95,13 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
           try {
             let written = 0;
             for (let page = 1, rows = first.content; ; ) {
-              const chunk = await names.resolve(resource, columns, rows.slice(0, total - written));
+              // References by name and options by label, as the screen shows them.
+              const chunk = optionLabels(
+                resource,
+                columns,
+                await names.resolve(resource, columns, rows.slice(0, total - written)),
+                request.t,
+              );
               await writer.write(chunk);
               written += chunk.length;
               if (stream.destroyed || written >= total || rows.length < EXPORT_PAGE) break;
@@ -149,7 +155,9 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
           if (total > IMPORT_LIMIT)
             throw new ApiException('BAD_REQUEST', 'errors.tooManyRows', { limit: IMPORT_LIMIT });
           const { t } = request;
-          const { fields, unknown } = matchColumns(resource, header, [translator('en'), translator('tr')]);
+          const translators = [translator('en'), translator('tr')];
+          const { fields, unknown } = matchColumns(resource, header, translators);
+          const options = optionValues(resource, translators);
           if (unknown.length)
             throw new ApiException('INVALID_FIELD', 'errors.INVALID_FIELD', { field: unknown.join(', ') });
           const stream = new PassThrough();
@@ -171,7 +179,10 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: AppContext): v
                 if (!name || !def) continue;
                 const value = cellValue(def, cells[i] ?? null);
                 if (value === undefined) continue;
-                if (def.kind === 'reference' && typeof value === 'string') {
+                if (def.kind === 'enum' && typeof value === 'string') {
+                  // An option by its label in either language (what an export writes), or its value.
+                  record[name] = options.get(name)?.get(value.toLowerCase()) ?? value;
+                } else if (def.kind === 'reference' && typeof value === 'string') {
                   const id = await lookup.find(def.ref as string, value);
                   if (id === undefined)
                     errors[name] = t('validation.notFound', { field: fieldLabel(t, resource.name, name) });

@@ -4,7 +4,7 @@ import { NUMERIC_KINDS } from '@lampyr/contract';
 import ExcelJS from 'exceljs';
 import { parse as parseCsv } from 'fast-csv';
 import type { TFunction } from 'i18next';
-import { fieldLabel } from '../i18n/translate.ts';
+import { fieldLabel, optionLabel } from '../i18n/translate.ts';
 import { checkedXlsx, FileRefused } from './xlsx-guard.ts';
 
 type Cell = string | number | boolean | Date | null;
@@ -207,6 +207,44 @@ export function matchColumns(
   const fields = header.map((h) => names.get(h.toLowerCase()));
   const unknown = header.filter((h, i) => h && !fields[i] && !skipped.has(h.toLowerCase()));
   return { fields, unknown };
+}
+
+/**
+ * An export writes an enum option as the screen's label in the exporter's language; an import takes
+ * it back in any language (and the value itself): per enum field, each spelling in lower case → its
+ * option. Where two options read alike in a language, the first keeps the spelling.
+ */
+export function optionValues(resource: ResourceDef, translators: TFunction[]): Map<string, Map<string, string>> {
+  const byField = new Map<string, Map<string, string>>();
+  for (const [name, def] of Object.entries(resource.fields)) {
+    if (def.kind !== 'enum' || !def.options) continue;
+    const spellings = new Map<string, string>();
+    for (const option of def.options) spellings.set(option.toLowerCase(), option);
+    for (const t of translators)
+      for (const option of def.options) {
+        const label = optionLabel(t, resource.name, name, option).toLowerCase();
+        if (!spellings.has(label)) spellings.set(label, option);
+      }
+    byField.set(name, spellings);
+  }
+  return byField;
+}
+
+/** The enum options of rows as labels in the language of `t` (codes stay as they are). */
+export function optionLabels(
+  resource: ResourceDef,
+  columns: string[],
+  rows: Record<string, unknown>[],
+  t: TFunction,
+): Record<string, unknown>[] {
+  const enums = columns.filter((c) => resource.fields[c]?.kind === 'enum' && !resource.fields[c]?.codes);
+  if (!enums.length) return rows;
+  return rows.map((row) => {
+    const labelled = { ...row };
+    for (const c of enums)
+      if (typeof row[c] === 'string' && row[c]) labelled[c] = optionLabel(t, resource.name, c, row[c] as string);
+    return labelled;
+  });
 }
 
 const TRUE = new Set(['true', 'yes', 'evet', '1', 'x']);

@@ -13,7 +13,7 @@ import {
   type ServiceSearch,
   validateRecord,
 } from '@lampyr/contract';
-import { and, count, eq, exists, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { TFunction } from 'i18next';
 import type { Actor } from '../access/access.ts';
@@ -83,14 +83,15 @@ export class ResourceRepository {
         const ids = actor.accessibleAccountIds.length ? actor.accessibleAccountIds : [-1];
         return plan.leaf('scope', ids, (bound) => inArray(this.column('id'), bound));
       }
+      // The people who act in the account (access.ts): its members, and the members of its active
+      // integrator when it is an active sub-account (the integrator's staff).
       case 'members':
-        return plan.leaf('scope', [accountId], ([id]) =>
-          exists(
-            this.db
-              .select({ one: sql`1` })
-              .from(usersRoles)
-              .where(and(eq(usersRoles.userId, this.column('id')), eq(usersRoles.accountId, id as number))),
-          ),
+        return plan.leaf(
+          'scope',
+          [accountId],
+          ([id]) => sql`EXISTS (SELECT 1 FROM users_roles m WHERE m.user_id = ${this.column('id')} AND (
+            m.account_id = ${id} OR m.account_id IN (SELECT p.id FROM accounts c JOIN accounts p ON p.id = c.account_id
+              WHERE c.id = ${id} AND c.is_active AND p.is_active AND p.is_integrator)))`,
         );
     }
   }
@@ -119,6 +120,7 @@ export class ResourceRepository {
     if (!selectedColumns) return this.selection;
     const chosen: Record<string, PgColumn> = { id: this.column('id') };
     for (const [name, wanted] of Object.entries(selectedColumns)) {
+      if (this.resource.fields[name]?.virtual) continue;
       const f = this.fields.get(name);
       if (!f) throw invalidField(name);
       if (wanted) chosen[name] = f.column;
@@ -126,11 +128,27 @@ export class ResourceRepository {
     return chosen;
   }
 
+  /** Works out the virtual fields of the rows (those chosen, or all when no columns are chosen). */
+  private async withVirtual(
+    actor: Actor,
+    rows: Row[],
+    selectedColumns?: Record<string, boolean> | null,
+    executor: Executor = this.db,
+  ): Promise<Row[]> {
+    const fields = this.options.virtualFields?.[this.resource.name] ?? {};
+    for (const [name, compute] of Object.entries(fields)) {
+      if (selectedColumns && !selectedColumns[name]) continue;
+      if (rows.length) await compute(executor, actor, rows, name);
+    }
+    return rows;
+  }
+
   /**
    * Runs a page and its count. Statements are prepared once per shape of request (resource, clause
    * shape, sort, columns); later requests of that shape send only their values.
    */
   private async page(
+    actor: Actor,
     plan: WherePlan,
     where: WhereNode,
     sort: string[],
@@ -164,7 +182,10 @@ export class ResourceRepository {
       params[`v${index}`] = value;
     });
     const [content, total] = await Promise.all([statements.page.execute(params), statements.count.execute(params)]);
-    return { content: content as Row[], totalElements: (total as { n: number }[])[0]?.n ?? 0 };
+    return {
+      content: await this.withVirtual(actor, content as Row[], selectedColumns),
+      totalElements: (total as { n: number }[])[0]?.n ?? 0,
+    };
   }
 
   /** SPEC §7 list and search bodies; `base` is 1 for the list call and 0 for search. */
@@ -172,13 +193,13 @@ export class ResourceRepository {
     const { page, size, sort } = body.pageable;
     if (page < base) throw new ApiException('BAD_REQUEST', 'errors.listPageBase');
     const { plan, where } = this.listWhere(actor, body);
-    return this.page(plan, where, sort, body.selectedColumns, (page - base) * size, size);
+    return this.page(actor, plan, where, sort, body.selectedColumns, (page - base) * size, size);
   }
 
   /** Every row a list body selects, up to `limit` (exports). */
   async listAll(actor: Actor, body: ListBody, limit: number): Promise<Row[]> {
     const { plan, where } = this.listWhere(actor, body);
-    return (await this.page(plan, where, body.pageable.sort, body.selectedColumns, 0, limit)).content;
+    return (await this.page(actor, plan, where, body.pageable.sort, body.selectedColumns, 0, limit)).content;
   }
 
   /** The list body's clause: the account scope, the `filter` object and the detail conditions. */
@@ -240,7 +261,7 @@ export class ResourceRepository {
     ]);
     const direction = body.sortDirection.toLowerCase();
     const sort = [`${body.sortBy ?? 'id'},${direction}`];
-    return this.page(plan, where, sort, null, body.page * body.size, body.size);
+    return this.page(actor, plan, where, sort, null, body.page * body.size, body.size);
   }
 
   private conditions(plan: WherePlan, filters: Condition[], logic: 'AND' | 'OR'): WhereNode {
@@ -253,7 +274,7 @@ export class ResourceRepository {
   async get(actor: Actor, id: number, executor: Executor = this.db): Promise<Row> {
     const rows = await executor.select(this.selection).from(this.table).where(this.byId(actor, id)).limit(1);
     if (!rows[0]) throw notFound();
-    return rows[0] as Row;
+    return (await this.withVirtual(actor, rows as Row[], null, executor))[0] as Row;
   }
 
   async visible(actor: Actor, id: number, executor: Executor = this.db): Promise<boolean> {
@@ -422,7 +443,7 @@ export class ResourceRepository {
       return record;
     });
     await afterCommit?.(record);
-    return record;
+    return (await this.withVirtual(actor, [record]))[0] as Row;
   }
 
   /**
@@ -477,7 +498,7 @@ export class ResourceRepository {
       return { after, afterCommit };
     });
     await result.afterCommit?.(result.after);
-    return result.after;
+    return (await this.withVirtual(actor, [result.after]))[0] as Row;
   }
 
   async delete(actor: Actor, id: unknown, t: TFunction): Promise<{ id: number }> {
@@ -539,7 +560,12 @@ export interface RepositoryOptions {
   policies?: Record<string, WritePolicy>;
   /** Per resource name: checks of a record against other data, in the write's transaction. */
   checks?: Record<string, RecordCheck>;
+  /** Per resource name and virtual field (`virtual: true` in the catalogue): how its value is worked out. */
+  virtualFields?: Record<string, Record<string, VirtualField>>;
 }
+
+/** Sets a virtual field on rows just read, for the caller (`rows[i][name] = …`). */
+export type VirtualField = (executor: Executor, actor: Actor, rows: Row[], name: string) => Promise<void>;
 
 /** Runs once the write has committed (mail, revoking tokens), with the stored record. */
 export type AfterCommit = (record: Row) => Promise<void> | void;

@@ -47,3 +47,18 @@ export function translator(lng: Language): TFunction {
 export function fieldLabel(t: TFunction, resource: string, field: string): string {
   return t([`resources:${resource}.fields.${field}`, `resources:fields.${field}`], { defaultValue: field });
 }
+
+/**
+ * An enum option as the screen shows it (the console's labels.ts): the resource's wording for the
+ * field, the field's anywhere, then the value's; an option with none (a code) reads as it is.
+ */
+export function optionLabel(t: TFunction, resource: string, field: string, value: string): string {
+  return t(
+    [
+      `resources:${resource}.options.${field}.${value}`,
+      `resources:options.${field}.${value}`,
+      `resources:values.${value}`,
+    ],
+    { defaultValue: value },
+  );
+}

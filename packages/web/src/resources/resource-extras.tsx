@@ -144,11 +144,35 @@ function useTransactionLogExtras(rows: readonly Row[], enabled: boolean): Resour
   };
 }
 
+/**
+ * The people of a sub-account: the integrator's staff who act there are marked, and are edited or
+ * removed in the integrator's account, not here (the server refuses it too).
+ */
+function useUserExtras(): ResourceExtras {
+  const { t } = useTranslation();
+  return {
+    cells: {
+      integratorStaff: (row) =>
+        row.integratorStaff === true ? (
+          <Tag color="blue" title={t('users.integratorStaffHint')}>
+            {t('resources:fields.integratorStaff')}
+          </Tag>
+        ) : (
+          <Typography.Text type="secondary">–</Typography.Text>
+        ),
+    },
+    columns: [],
+    locked: (row) => row.integratorStaff === true,
+  };
+}
+
 /** The extras of a resource's generic screen (none for most). */
 export function useResourceExtras(resource: ResourceDef, rows: readonly Row[]): ResourceExtras {
   const write = useWriteLogExtras(rows, resource.name === 'channel-write-values');
   const transactions = useTransactionLogExtras(rows, resource.name === getResource('transaction-logs').name);
+  const users = useUserExtras();
   if (resource.name === 'channel-write-values') return write;
   if (resource.name === 'transaction-logs') return transactions;
+  if (resource.name === 'users') return users;
   return NONE;
 }

@@ -59,9 +59,10 @@ export function useResourceColumns({
       key: field,
       dataIndex: field,
       title: label,
-      sorter: def?.kind !== 'json',
+      // A virtual field is worked out by the server per request: shown, never sorted or filtered on.
+      sorter: def?.kind !== 'json' && !def?.virtual,
       sortOrder: sortOrderOf(params.sort, field),
-      filterDropdown: def ? filterDropdown(field, def, label, labels, filterApi) : undefined,
+      filterDropdown: def && !def.virtual ? filterDropdown(field, def, label, labels, filterApi) : undefined,
       filtered: isFiltered(params, field),
       render: (value: unknown, row: Row) =>
         extras?.cells[field] ? (

@@ -7,21 +7,19 @@ import { column } from '../../ingest/array-codec.ts';
 import { alarmEvent, eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
 import { CommandedSource } from './commanded.ts';
 import {
-  type Commanded,
-  CYCLING_FLIPS,
-  CYCLING_WINDOW_MS,
-  isLit,
-  judge,
-  type LampModel,
-  RULE_FAULT_TYPES,
-  RULE_LEVELS,
-  RULE_TIMINGS,
-  type RuleTiming,
-  type Sample,
-  THRESHOLDS,
-  type Verdict,
-} from './fault-rules.ts';
-import { type RuleState, step } from './fault-tracker.ts';
+  FAULT_CHANNEL_CODES as CODES,
+  type FaultCode as Code,
+  type DeviceState,
+  type JudgeTimings,
+  judgeSample,
+  type LampSample,
+  newDeviceState,
+  reportedCommand,
+  ruleOf,
+  scaledTimings,
+} from './fault-judge.ts';
+import { type LampModel, RULE_FAULT_TYPES, RULE_LEVELS, THRESHOLDS, type Verdict } from './fault-rules.ts';
+import type { RuleState } from './fault-tracker.ts';
 
 /** A committed value, as the ingest hands it over (the alarm engine's CommittedReading). */
 export interface FaultReading {
@@ -32,40 +30,11 @@ export interface FaultReading {
   dateTime: Date;
 }
 
-/** The channels the rules read, by channel code. */
-type Code = 'lamp' | 'dim' | 'power' | 'voltage' | 'current' | 'powerFactor';
-const CODES: Record<string, Code> = {
-  lamp: 'lamp',
-  dim: 'dim',
-  power: 'power',
-  voltage: 'voltage',
-  current: 'current',
-  pf: 'powerFactor',
-  power_factor: 'powerFactor',
-  powerFactor: 'powerFactor',
-};
-
 interface WatchedLamp {
   accountId: number;
   regionId: number | null;
   deviceTypeId: number | null;
   model: LampModel;
-}
-
-/** What the engine keeps per device between batches: a few numbers per rule. */
-interface DeviceState {
-  lastAt: number;
-  /** The device's own reported level (lamp and dim channels), for when nothing commands it. */
-  lamp?: boolean;
-  dim?: number;
-  reportedSince: number;
-  lit?: boolean;
-  litChangedAt: number;
-  commandedLevel?: number;
-  changedAt: number;
-  /** On→off flips while commanded on, within the cycling window. */
-  flips: number[];
-  rules: Partial<Record<FaultRule, RuleState>>;
 }
 
 interface Latch {
@@ -96,17 +65,7 @@ const firstHistoryRow = (reports: SQL) => sql`
   SELECT n.account_id, n.device_id, n.id, 'reported', coalesce(n.description, '—'), 'Lampyr', n.reported_at
   FROM ${reports} n`;
 
-const INSTANT_RULES = FAULT_RULES.filter((r): r is Exclude<FaultRule, 'cycling'> => r !== 'cycling');
 const keyOf = (deviceId: number, rule: string) => `${deviceId}:${rule}`;
-
-function ruleOf(s: DeviceState, rule: FaultRule): RuleState {
-  let r = s.rules[rule];
-  if (!r) {
-    r = { latched: false };
-    s.rules[rule] = r;
-  }
-  return r;
-}
 
 /**
  * Lamp fault detection (issue 13): every committed batch of readings is grouped into samples (one
@@ -127,19 +86,11 @@ export class FaultEngine {
   private chain: Promise<void> = Promise.resolve();
   private loaded?: Promise<void>;
   readonly commanded: CommandedSource;
-  private readonly timings: Record<FaultRule, RuleTiming>;
-  private readonly cyclingWindowMs: number;
+  private readonly timings: JudgeTimings;
   private readonly onError: (error: unknown) => void;
 
   constructor(private readonly options: FaultEngineOptions) {
-    const scale = options.timeScale ?? 1;
-    this.timings = Object.fromEntries(
-      Object.entries(RULE_TIMINGS).map(([rule, t]) => [
-        rule,
-        { settleMs: t.settleMs * scale, persistMs: t.persistMs * scale, clearMs: t.clearMs * scale },
-      ]),
-    ) as Record<FaultRule, RuleTiming>;
-    this.cyclingWindowMs = CYCLING_WINDOW_MS * scale;
+    this.timings = scaledTimings(options.timeScale ?? 1);
     this.onError = options.onError ?? (() => {});
     this.commanded = new CommandedSource(options.db, options.commandRefreshMs ?? 60_000);
   }
@@ -232,7 +183,7 @@ export class FaultEngine {
   private stateOf(deviceId: number): DeviceState {
     let s = this.state.get(deviceId);
     if (!s) {
-      s = { lastAt: 0, reportedSince: 0, litChangedAt: 0, changedAt: 0, flips: [], rules: {} };
+      s = newDeviceState();
       this.state.set(deviceId, s);
     }
     return s;
@@ -259,7 +210,7 @@ export class FaultEngine {
   /** One batch: samples in time order per device, their latches and clears, then the database. */
   async evaluate(readings: readonly FaultReading[]): Promise<void> {
     // Samples: per device, per reading time, the values of the channels the rules read.
-    const samples = new Map<number, Map<number, Sample & { lamp?: number; dim?: number }>>();
+    const samples = new Map<number, Map<number, LampSample>>();
     for (const r of readings) {
       const code = this.channelCode.get(r.templateId);
       if (!code || r.subChannel !== 0 || !Number.isFinite(r.value) || !this.lamps.has(r.deviceId)) continue;
@@ -315,72 +266,22 @@ export class FaultEngine {
     deviceId: number,
     lamp: WatchedLamp,
     s: DeviceState,
-    sample: Sample & { lamp?: number; dim?: number },
+    sample: LampSample,
     latches: Latch[],
     clears: { deviceId: number; rule: FaultRule; raisedNow: boolean }[],
   ): Promise<void> {
     const at = sample.at;
-    // What the device says it does: a change of it is a state change when nothing else commands.
-    const lampBefore = s.lamp;
-    const dimBefore = s.dim;
-    if (sample.lamp !== undefined) s.lamp = sample.lamp > 0;
-    if (sample.dim !== undefined) s.dim = sample.dim;
-    if ((lampBefore !== undefined && lampBefore !== s.lamp) || (dimBefore !== undefined && dimBefore !== s.dim))
-      s.reportedSince = at;
-    const reportedLevel =
-      s.lamp === undefined
-        ? s.dim === undefined
-          ? undefined
-          : s.dim
-        : s.lamp
-          ? s.dim && s.dim > 0
-            ? s.dim
-            : 100
-          : 0;
-    const commanded: Commanded | undefined =
-      (await this.commanded.commandedAt(deviceId, at)) ??
-      (reportedLevel === undefined ? undefined : { level: reportedLevel, since: s.reportedSince, source: 'reported' });
-    if (commanded && commanded.level !== s.commandedLevel) {
-      s.commandedLevel = commanded.level;
-      s.changedAt = Math.max(s.changedAt, Math.min(commanded.since, at));
-    }
-    // Lit or dark by what it draws; going dark while commanded on is a flip (cycling).
-    const lit = isLit(sample.power);
-    if (lit !== undefined && s.lit !== undefined && lit !== s.lit) {
-      s.litChangedAt = at;
-      if (!lit && (commanded?.level ?? 0) > 0) s.flips.push(at);
-    }
-    if (lit !== undefined) s.lit = lit;
-    while (s.flips.length && (s.flips[0] as number) <= at - this.cyclingWindowMs) s.flips.shift();
+    // What the device says it does stands in when nothing commands it.
+    const reported = reportedCommand(s, sample);
+    const commanded = (await this.commanded.commandedAt(deviceId, at)) ?? reported;
     const isDay = this.commanded.isDay(deviceId, at);
-    const note = (rule: FaultRule, result: ReturnType<typeof step>, verdict: Verdict) => {
+    for (const { rule, result, verdict } of judgeSample(s, lamp.model, sample, commanded, isDay, this.timings)) {
       if (result === 'latch' && verdict) latches.push({ deviceId, rule, at, verdict });
       else if (result === 'clear') {
         const raisedNow = latches.some((l) => l.deviceId === deviceId && l.rule === rule);
         clears.push({ deviceId, rule, raisedNow });
       }
-    };
-    for (const rule of INSTANT_RULES) {
-      const verdict = judge(rule, lamp.model, sample, commanded, isDay);
-      const r = ruleOf(s, rule);
-      // A lamp lighting up or going dark settles the power rules too (run-up, fade); voltage only
-      // follows the commanded level.
-      const changedAt =
-        rule === 'overVoltage' || rule === 'underVoltage' ? s.changedAt : Math.max(s.changedAt, s.litChangedAt);
-      note(rule, step(r, this.timings[rule], at, changedAt, verdict?.holds), verdict);
     }
-    // Cycling: flips within its hour while commanded on; judged whenever the commanded level is known.
-    const cycling = ruleOf(s, 'cycling');
-    const verdict: Verdict =
-      commanded === undefined
-        ? undefined
-        : {
-            holds: s.flips.length >= CYCLING_FLIPS,
-            value: s.flips.length,
-            unit: '',
-            figures: { flips: s.flips.length },
-          };
-    note('cycling', step(cycling, this.timings.cycling, at, 0, verdict?.holds), verdict);
   }
 
   /** Raises the latched rules' alarms, their alert events' timers, the log and the fault reports, in one statement. */
