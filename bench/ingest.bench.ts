@@ -9,7 +9,7 @@
  * side runs in child processes (bench/ingest-worker.ts), so its memory is its own.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectPublisher } from './publisher.ts';
@@ -59,9 +59,20 @@ function nextMessage(child: ChildProcess, type: string): Promise<Message> {
   });
 }
 
+/** The V8 flags `npm start` runs the server with (package.json), so the worker's memory is the server's. */
+const startFlags =
+  JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).scripts.start.match(
+    /--(?:max-semi-space-size|heap-growing-percent)=\S+/g,
+  ) ?? [];
+
 function forkWorker(env: Record<string, string>): ChildProcess {
   return fork(join(import.meta.dirname, 'ingest-worker.ts'), {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
+    execArgv: [
+      ...startFlags,
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,6 +1,7 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { loadJwtSecret } from '../src/auth/tokens.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -64,5 +65,29 @@ describe('embedded storage', () => {
     await second.close();
     expect(loadJwtSecret(undefined, dataDir)).toEqual(secret);
     expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('makes a new data directory in a child process and opens it with the embedded settings', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lampyr-pglite-'));
+    const database = await openDatabase({ dataDir });
+    try {
+      // initdb ran elsewhere (this process only opened the directory), and the settings apply.
+      expect(statSync(join(dataDir, 'pglite', 'PG_VERSION')).isFile()).toBe(true);
+      const shown = (await database.db.execute(sql`SHOW shared_buffers`)) as unknown as {
+        rows: { shared_buffers: string }[];
+      };
+      expect(shown.rows[0]?.shared_buffers).toBe('32MB');
+      expect(database.migrated).toBeGreaterThan(0);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('says which directory could not be made, and makes nothing half', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'lampyr-pglite-bad-'));
+    // A file where the data directory's "pglite" folder should go: neither initdb nor mkdir can work.
+    writeFileSync(join(parent, 'pglite'), 'not a directory');
+    await expect(openDatabase({ dataDir: parent })).rejects.toThrow(/pglite/);
+    expect(existsSync(join(parent, 'pglite', 'PG_VERSION'))).toBe(false);
   });
 });

@@ -1,0 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { openDatabase } from '../../packages/server/src/db/connect.ts';
+const dir = mkdtempSync('/tmp/mem/open-');
+const t = Date.now();
+const d = await openDatabase({ dataDir: dir });
+console.log('open', Date.now() - t, 'ms migrated', d.migrated, 'rss', process.memoryUsage().rss >> 20);
+await d.close();
+const t2 = Date.now();
+const d2 = await openDatabase({ dataDir: dir });
+console.log('reopen', Date.now() - t2, 'ms migrated', d2.migrated, 'rss', process.memoryUsage().rss >> 20);
+await d2.close();
