@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { resolveSelectedAccount } from '../../lib/session-storage.ts';
 import { useThemeStore } from '../../lib/theme-store.ts';
+import { preloadHeavyPages } from '../menu.ts';
 import { PageLoading } from '../page-loading.tsx';
 import './shell.css';
 import { AlertListener } from './alert-listener.tsx';
@@ -35,6 +36,12 @@ export default function ShellLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const location = useLocation();
 
+  // Once the first screen is drawn and the browser is idle, the heavy screens' code is fetched.
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') return;
+    const idle = requestIdleCallback(preloadHeavyPages, { timeout: 5000 });
+    return () => cancelIdleCallback(idle);
+  }, []);
   useEffect(() => {
     if (!manual) setCollapsed(!large);
   }, [large, manual]);
