@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+import { rowsOf } from '../alarms/alarm-rows.ts';
+import { clearAlarms, logRaised } from '../alarms/alarm-transitions.ts';
 
 /**
  * Node loss (DEVICES.md "Alarms"): a device silent past its active node-loss setting's heartbeat
@@ -24,23 +24,13 @@ export class NodeLossWatcher {
    * by another worker. Resolves with the cleared rows.
    */
   async recovered(): Promise<Record<string, unknown>[]> {
-    return rowsOf(
-      await this.db.execute(sql`
-        WITH recovered AS (
-          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'recovery',
-            updated_at = now()
-          FROM device_connection_status s
-          WHERE a.kind = 'nodeLoss' AND a.is_active AND s.device_id = a.device_id AND s.date_time > a.date_time
-          RETURNING a.*
-        ), dropped AS (
-          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM recovered)
-        ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'clear', r.id, NULL,
-            jsonb_build_object('state', r.state, 'clearReason', r.clear_reason)
-          FROM recovered r
-        )
-        SELECT * FROM recovered`),
+    return clearAlarms(
+      this.db,
+      {
+        from: sql`device_connection_status s`,
+        where: sql`a.kind = 'nodeLoss' AND s.device_id = a.device_id AND s.date_time > a.date_time`,
+      },
+      { reason: 'recovery' },
     );
   }
 
@@ -68,8 +58,7 @@ export class NodeLossWatcher {
           SELECT account_id, id, now() FROM raised
           ON CONFLICT DO NOTHING
         ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+          ${logRaised(sql.raw('raised'))}
         )
         SELECT * FROM raised`),
     );
