@@ -17,6 +17,14 @@ import { useReportPage } from '../reports-analytics/use-report-page.ts';
 const faults = getResource('report-a-fault');
 type GroupBy = NonNullable<MaintenanceReportRequest['groupBy']>;
 const GROUPS: GroupBy[] = ['faultType', 'region'];
+/** The count figures: the KPI's key and its field of the report's totals. */
+const COUNTS = [
+  ['openNow', 'open'],
+  ['reported', 'reported'],
+  ['resolved', 'resolved'],
+  ['closed', 'closed'],
+  ['reopened', 'reopened'],
+] as const;
 
 /**
  * Maintenance → Maintenance KPIs: work orders open now, what was reported, repaired, closed and
@@ -53,6 +61,11 @@ export default function MaintenanceKpiPage() {
     render: (v: number) => decimal.format(v),
   });
   const totals = data?.totals;
+  const figure = (key: string, value: string | { value: string; suffix?: string }) => ({
+    key,
+    title: t(`workOrders.kpi.${key}`),
+    ...(typeof value === 'string' ? { value } : value),
+  });
 
   return (
     <Flex vertical gap={16}>
@@ -80,17 +93,8 @@ export default function MaintenanceKpiPage() {
         state={state}
         testIdPrefix="kpi"
         figures={[
-          [
-            { key: 'openNow', title: t('workOrders.kpi.openNow'), value: count(totals?.open) },
-            { key: 'reported', title: t('workOrders.kpi.reported'), value: count(totals?.reported) },
-            { key: 'resolved', title: t('workOrders.kpi.resolved'), value: count(totals?.resolved) },
-            { key: 'closed', title: t('workOrders.kpi.closed'), value: count(totals?.closed) },
-            { key: 'reopened', title: t('workOrders.kpi.reopened'), value: count(totals?.reopened) },
-          ],
-          [
-            { key: 'mttr', title: t('workOrders.kpi.mttr'), ...duration(totals?.mttrHours) },
-            { key: 'mttc', title: t('workOrders.kpi.mttc'), ...duration(totals?.mttcHours) },
-          ],
+          COUNTS.map(([key, field]) => figure(key, count(totals?.[field]))),
+          [figure('mttr', duration(totals?.mttrHours)), figure('mttc', duration(totals?.mttcHours))],
         ]}
       />
       {data && (
