@@ -43,6 +43,23 @@ export async function clearAlarms(
 }
 
 /**
+ * Clears the silence alarms (`nodeLoss`, `gatewayLoss`) of what was heard again since they were
+ * raised, reason `recovery`: `heard` is where that is known (`from`, joined to the alarm `a` by
+ * `where`) and its time of last hearing (`at`). Resolves with the cleared rows.
+ */
+export function clearRecovered(
+  db: Db,
+  kind: 'nodeLoss' | 'gatewayLoss',
+  heard: { from: SQL; where: SQL; at: SQL },
+): Promise<Record<string, unknown>[]> {
+  return clearAlarms(
+    db,
+    { from: heard.from, where: sql`a.kind = ${kind} AND ${heard.where} AND ${heard.at} > a.date_time` },
+    { reason: 'recovery' },
+  );
+}
+
+/**
  * The statement part that writes the transaction log's `raise` row (the whole new row) of every
  * alarm in `raised`, a `WITH` query of inserted `alert_logs` rows: as `logged AS (${logRaised(…)})`.
  */

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.ts';
 import { translator } from '../../i18n/translate.ts';
 import { column } from '../../ingest/array-codec.ts';
 import { eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
-import { clearAlarms, logRaised, startTimers } from '../alarms/alarm-transitions.ts';
+import { clearRecovered, logRaised, startTimers } from '../alarms/alarm-transitions.ts';
 import { DEFAULT_SILENCE_MINUTES, MISSED_REPORTS } from '../connection-watcher.ts';
 
 /** Luminaires named in an alarm's message; the details keep up to LISTED_DEVICES. */
@@ -27,15 +27,9 @@ export class GatewayHealth {
   ) {}
 
   /** Clears the alarms of gateways heard since they were raised; resolves with the cleared rows. */
-  async recovered(): Promise<Record<string, unknown>[]> {
-    return clearAlarms(
-      this.db,
-      {
-        from: sql`gateways g`,
-        where: sql`a.kind = 'gatewayLoss' AND g.id = a.gateway_id AND g.last_seen_at > a.date_time`,
-      },
-      { reason: 'recovery' },
-    );
+  recovered(): Promise<Record<string, unknown>[]> {
+    const heard = { from: sql`gateways g`, where: sql`g.id = a.gateway_id`, at: sql`g.last_seen_at` };
+    return clearRecovered(this.db, 'gatewayLoss', heard);
   }
 
   /** Raises the alarms of gateways silent past their threshold; resolves with the raised rows. */

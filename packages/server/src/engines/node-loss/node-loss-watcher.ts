@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
 import { rowsOf } from '../alarms/alarm-rows.ts';
-import { clearAlarms, logRaised } from '../alarms/alarm-transitions.ts';
+import { clearRecovered, logRaised } from '../alarms/alarm-transitions.ts';
 
 /**
  * Node loss (DEVICES.md "Alarms"): a device silent past its active node-loss setting's heartbeat
@@ -23,15 +23,13 @@ export class NodeLossWatcher {
    * the ingest's worker clears them at once when it knows of the alarm; this catches the ones raised
    * by another worker. Resolves with the cleared rows.
    */
-  async recovered(): Promise<Record<string, unknown>[]> {
-    return clearAlarms(
-      this.db,
-      {
-        from: sql`device_connection_status s`,
-        where: sql`a.kind = 'nodeLoss' AND s.device_id = a.device_id AND s.date_time > a.date_time`,
-      },
-      { reason: 'recovery' },
-    );
+  recovered(): Promise<Record<string, unknown>[]> {
+    const heard = {
+      from: sql`device_connection_status s`,
+      where: sql`s.device_id = a.device_id`,
+      at: sql`s.date_time`,
+    };
+    return clearRecovered(this.db, 'nodeLoss', heard);
   }
 
   /** Raises the node-loss alarms now due; resolves with the raised rows. */
