@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
 import { useResourceLabels } from '../../resources/labels.ts';
-import { ReportFigures, ReportTable, useReportFormats } from '../reports-analytics/report-figures.tsx';
+import { figureColumn, ReportFigures, ReportTable, useReportFormats } from '../reports-analytics/report-figures.tsx';
 import { ReportFilters, ReportRegionFilter } from '../reports-analytics/report-filters.tsx';
 import { ReportToolbar } from '../reports-analytics/report-toolbar.tsx';
 import { useReportPage } from '../reports-analytics/use-report-page.ts';
@@ -54,12 +54,7 @@ export default function MaintenanceKpiPage() {
     if (groupBy === 'faultType') return labels.option('faultType', row.key);
     return row.label || t('workOrders.noRegion');
   };
-  const countColumn = (key: keyof MaintenanceReportRow) => ({
-    key,
-    dataIndex: key,
-    align: 'right' as const,
-    render: (v: number) => decimal.format(v),
-  });
+  const column = figureColumn<MaintenanceReportRow>;
   const totals = data?.totals;
   const figure = (key: string, value: string | { value: string; suffix?: string }) => ({
     key,
@@ -124,25 +119,9 @@ export default function MaintenanceKpiPage() {
                     title: t(`common:reports.groupBy.maintenance.${groupBy}`),
                     render: (_: unknown, r) => label(r),
                   },
-                  { ...countColumn('open'), title: t('workOrders.kpi.openNow') },
-                  { ...countColumn('reported'), title: t('workOrders.kpi.reported') },
-                  { ...countColumn('resolved'), title: t('workOrders.kpi.resolved') },
-                  { ...countColumn('closed'), title: t('workOrders.kpi.closed') },
-                  { ...countColumn('reopened'), title: t('workOrders.kpi.reopened') },
-                  {
-                    key: 'mttrHours',
-                    title: t('workOrders.kpi.mttr'),
-                    dataIndex: 'mttrHours',
-                    align: 'right' as const,
-                    render: durationText,
-                  },
-                  {
-                    key: 'mttcHours',
-                    title: t('workOrders.kpi.mttc'),
-                    dataIndex: 'mttcHours',
-                    align: 'right' as const,
-                    render: durationText,
-                  },
+                  ...COUNTS.map(([key, field]) => column(field, t(`workOrders.kpi.${key}`), count)),
+                  column('mttrHours', t('workOrders.kpi.mttr'), durationText),
+                  column('mttcHours', t('workOrders.kpi.mttc'), durationText),
                 ]}
               />
             </>

@@ -1,10 +1,10 @@
 import type { AlarmReportRequest, AlarmReportRow } from '@lampyr/contract';
-import { Alert, Card, Flex, Select, theme } from 'antd';
+import { Card, Flex, Select, theme } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
-import { ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
+import { figureColumn, ReportBody, ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
 import { ReportFilters, ReportReferenceFilter, ReportRegionFilter } from './report-filters.tsx';
 import { ReportToolbar } from './report-toolbar.tsx';
 import { useReportPage } from './use-report-page.ts';
@@ -35,23 +35,20 @@ export default function AlarmReportPage() {
     return row.label;
   };
 
+  const c = (key: string) => t(`common:reports.columns.${key}`);
+  const column = figureColumn<AlarmReportRow>;
   const columns = [
     {
       title: t(`common:reports.groupBy.alarms.${groupBy}`),
       key: 'label',
       render: (_: unknown, r: AlarmReportRow) => label(r),
     },
-    { title: t('common:reports.columns.raised'), dataIndex: 'raised', align: 'right' as const, render: count },
-    { title: t('common:reports.columns.active'), dataIndex: 'active', align: 'right' as const, render: count },
-    {
-      title: t('common:reports.columns.acknowledged'),
-      dataIndex: 'acknowledged',
-      align: 'right' as const,
-      render: count,
-    },
-    { title: t('common:reports.columns.cleared'), dataIndex: 'cleared', align: 'right' as const, render: count },
-    { title: t('reports.mtta'), dataIndex: 'mttaMinutes', align: 'right' as const, render: duration },
-    { title: t('reports.mttc'), dataIndex: 'mttcMinutes', align: 'right' as const, render: duration },
+    column('raised', c('raised'), count),
+    column('active', c('active'), count),
+    column('acknowledged', c('acknowledged'), count),
+    column('cleared', c('cleared'), count),
+    column('mttaMinutes', t('reports.mtta'), duration),
+    column('mttcMinutes', t('reports.mttc'), duration),
   ];
 
   return (
@@ -87,16 +84,14 @@ export default function AlarmReportPage() {
       <ReportFigures
         state={state}
         figures={[
-          { key: 'raised', title: t('common:reports.columns.raised'), value: count(data?.totals.raised) },
-          { key: 'active', title: t('common:reports.columns.active'), value: count(data?.totals.active) },
+          { key: 'raised', title: c('raised'), value: count(data?.totals.raised) },
+          { key: 'active', title: c('active'), value: count(data?.totals.active) },
           { key: 'mtta', title: t('reports.mtta'), value: duration(data?.totals.mttaMinutes) },
           { key: 'mttc', title: t('reports.mttc'), value: duration(data?.totals.mttcMinutes) },
         ]}
       />
-      {data && data.totals.raised === 0 ? (
-        <Alert type="info" showIcon title={t('reports.noAlarms')} />
-      ) : (
-        data && (
+      <ReportBody state={state} isEmpty={(d) => d.totals.raised === 0} empty={t('reports.noAlarms')}>
+        {(data) => (
           <>
             <Card size="small" title={t(data.bucket === 'day' ? 'reports.alarmsByDay' : 'reports.alarmsByMonth')}>
               <BarChart
@@ -114,8 +109,8 @@ export default function AlarmReportPage() {
             </Card>
             <ReportTable state={state} columns={columns} rows={data.rows} total={data.totalRows} />
           </>
-        )
-      )}
+        )}
+      </ReportBody>
     </Flex>
   );
 }

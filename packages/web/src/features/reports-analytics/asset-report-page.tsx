@@ -1,9 +1,9 @@
 import type { AssetReportRequest, AssetReportRow } from '@lampyr/contract';
-import { Alert, Card, Flex } from 'antd';
+import { Card, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
-import { ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
+import { figureColumn, ReportBody, ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
 import { ReportFilters, ReportReferenceFilter, ReportRegionFilter } from './report-filters.tsx';
 import { ReportToolbar } from './report-toolbar.tsx';
 import { useReportPage } from './use-report-page.ts';
@@ -34,16 +34,20 @@ export default function AssetReportPage() {
       key: 'label',
       render: (_: unknown, r: AssetReportRow) => label(r),
     },
-    { title: c('devices'), dataIndex: 'devices', align: 'right' as const, render: count },
-    { title: c('online'), dataIndex: 'online', align: 'right' as const, render: count },
-    { title: c('onlinePct'), dataIndex: 'onlinePct', align: 'right' as const, render: percent },
-    { title: c('faults'), dataIndex: 'faults', align: 'right' as const, render: count },
-    { title: c('alarms'), dataIndex: 'alarms', align: 'right' as const, render: count },
-    { title: c('batteryAvg'), dataIndex: 'batteryAvg', align: 'right' as const, render: number },
-    { title: c('lowBattery'), dataIndex: 'lowBattery', align: 'right' as const, render: count },
-    { title: c('externalPower'), dataIndex: 'externalPower', align: 'right' as const, render: count },
-    { title: c('linkMarginAvg'), dataIndex: 'linkMarginAvg', align: 'right' as const, render: number },
-    { title: c('ageYears'), dataIndex: 'ageYears', align: 'right' as const, render: number },
+    ...(
+      [
+        ['devices', count],
+        ['online', count],
+        ['onlinePct', percent],
+        ['faults', count],
+        ['alarms', count],
+        ['batteryAvg', number],
+        ['lowBattery', count],
+        ['externalPower', count],
+        ['linkMarginAvg', number],
+        ['ageYears', number],
+      ] as const
+    ).map(([key, render]) => figureColumn<AssetReportRow>(key, c(key), render)),
   ];
   const totals = data?.totals;
 
@@ -78,10 +82,8 @@ export default function AssetReportPage() {
           { key: 'linkMarginAvg', title: c('linkMarginAvg'), value: number(totals?.linkMarginAvg) },
         ]}
       />
-      {data && data.totals.devices === 0 ? (
-        <Alert type="info" showIcon title={t('reports.noDevices')} />
-      ) : (
-        data && (
+      <ReportBody state={state} isEmpty={(d) => d.totals.devices === 0} empty={t('reports.noDevices')}>
+        {(data) => (
           <>
             <Card size="small" title={t('common:reports.chart.assets')}>
               <BarChart
@@ -101,8 +103,8 @@ export default function AssetReportPage() {
             </Card>
             <ReportTable state={state} columns={columns} rows={data.rows} total={data.totalRows} />
           </>
-        )
-      )}
+        )}
+      </ReportBody>
     </Flex>
   );
 }

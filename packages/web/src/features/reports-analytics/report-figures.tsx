@@ -4,6 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ReportOf } from '../../data/reports.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { REPORT_PAGE_SIZE, type ReportPage } from './use-report-page.ts';
@@ -40,6 +41,15 @@ export function useReportFormats() {
       ),
   };
 }
+
+/** A column of a report's table holding one figure of each row: right-aligned, written by `render`. */
+export const figureColumn = <R,>(dataIndex: keyof R & string, title: string, render: (v: Figure) => string) => ({
+  key: dataIndex,
+  dataIndex,
+  title,
+  align: 'right' as const,
+  render,
+});
 
 export interface ReportFigure {
   key: string;
@@ -84,6 +94,26 @@ export function ReportFigures<K extends ReportKind>({
       ))}
     </>
   );
+}
+
+/**
+ * What a report shows of its data below the figures (`children`: its chart, its table), or that the
+ * period has nothing (`empty`, when `isEmpty`); nothing before the first answer.
+ */
+export function ReportBody<K extends ReportKind>({
+  state,
+  isEmpty,
+  empty,
+  children,
+}: {
+  state: ReportPage<K>;
+  isEmpty: (data: ReportOf<K>) => boolean;
+  empty: string;
+  children: (data: ReportOf<K>) => ReactNode;
+}) {
+  const { data } = state;
+  if (!data) return null;
+  return isEmpty(data) ? <Alert type="info" showIcon title={empty} /> : children(data);
 }
 
 /** A report's rows: the page on screen of the server's grouping, paged by the server. */

@@ -1,9 +1,9 @@
 import type { EnergyReportRequest, EnergyReportRow } from '@lampyr/contract';
-import { Alert, Card, Flex } from 'antd';
+import { Card, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
-import { ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
+import { figureColumn, ReportBody, ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
 import { ReportFilters, ReportRegionFilter } from './report-filters.tsx';
 import { ReportToolbar } from './report-toolbar.tsx';
 import { useReportPage } from './use-report-page.ts';
@@ -24,16 +24,17 @@ export default function SavingsPage() {
   const money = (value: number | null | undefined) => moneyIn(value, data?.currency);
   const totals = data?.totals;
 
+  const column = figureColumn<EnergyReportRow>;
   const columns = [
     { title: t(`savings.groupBy.${groupBy}`), dataIndex: 'label', render: (v: string) => v || t('savings.none') },
-    { title: t('savings.devices'), dataIndex: 'devices', align: 'right' as const, render: count },
-    { title: t('savings.energy'), dataIndex: 'energyKwh', align: 'right' as const, render: format },
-    { title: t('savings.baseline'), dataIndex: 'baselineKwh', align: 'right' as const, render: format },
-    { title: t('savings.saved'), dataIndex: 'savingsKwh', align: 'right' as const, render: format },
-    { title: t('savings.savedPct'), dataIndex: 'savingsPct', align: 'right' as const, render: percent },
-    { title: t('savings.money'), dataIndex: 'money', align: 'right' as const, render: money },
-    { title: t('savings.co2'), dataIndex: 'co2Kg', align: 'right' as const, render: format },
-    { title: t('savings.burnHours'), dataIndex: 'burnHours', align: 'right' as const, render: format },
+    column('devices', t('savings.devices'), count),
+    column('energyKwh', t('savings.energy'), format),
+    column('baselineKwh', t('savings.baseline'), format),
+    column('savingsKwh', t('savings.saved'), format),
+    column('savingsPct', t('savings.savedPct'), percent),
+    column('money', t('savings.money'), money),
+    column('co2Kg', t('savings.co2'), format),
+    column('burnHours', t('savings.burnHours'), format),
   ];
 
   return (
@@ -65,10 +66,8 @@ export default function SavingsPage() {
           { key: 'co2', title: t('savings.co2'), value: format(totals?.co2Kg) },
         ]}
       />
-      {data && totals && totals.deviceDays === 0 ? (
-        <Alert type="info" showIcon title={t('savings.empty')} />
-      ) : (
-        data && (
+      <ReportBody state={state} isEmpty={(d) => d.totals.deviceDays === 0} empty={t('savings.empty')}>
+        {(data) => (
           <Card size="small" title={t(data.bucket === 'day' ? 'savings.byDay' : 'savings.byMonth')}>
             <BarChart
               label={t('savings.chartLabel')}
@@ -89,8 +88,8 @@ export default function SavingsPage() {
               </div>
             )}
           </Card>
-        )
-      )}
+        )}
+      </ReportBody>
       {totals?.deviceDays !== 0 && (
         <ReportTable<'energy', EnergyReportRow>
           state={state}
