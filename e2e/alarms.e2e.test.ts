@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import { connectPublisher, lampyrMqttLogin } from './support/mqtt.ts';
+import type { RunningServer } from './support/server.ts';
 
 /**
  * Alarms in the console (DEVICES.md "Alarms"): a value over MQTT raises an alarm in the server's
@@ -11,8 +12,7 @@ import { type RunningServer, startServer } from './support/server.ts';
  * acknowledges it there. The demo simulator is off, so the only values are the test's.
  */
 
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
-const MQTT_LOGIN = { username: 'lampyr', password: randomBytes(18).toString('base64url') };
+const MQTT_LOGIN = lampyrMqttLogin();
 const DEVICE_UID = 'kdk-ip-0003';
 const suffix = Date.now().toString(36);
 const TEMPLATE = `E2E over-temperature ${suffix}`;
@@ -56,14 +56,11 @@ const sendTemperature = (value: number) =>
 
 describe('alarms in the console', () => {
   beforeAll(async () => {
-    server = await startServer({
+    ({ server, browser, page, errors } = await openConsole({
       SIMULATOR: 'off',
       MQTT_USERNAME: MQTT_LOGIN.username,
       MQTT_PASSWORD: MQTT_LOGIN.password,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
-    errors = collectPageErrors(page);
+    }));
     // Desktop notifications are allowed for the console, and each one shown is noted on the page.
     await page.context().grantPermissions(['notifications'], { origin: server.url });
     await page.addInitScript(() => {
@@ -77,30 +74,16 @@ describe('alarms in the console', () => {
         }
       };
     });
-    publisher = mqtt.connect(server.mqttUrl, {
-      ...MQTT_LOGIN,
-      clientId: `e2e-alarms-${randomBytes(4).toString('hex')}`,
-      clean: true,
-      protocolVersion: 4,
-      reconnectPeriod: 500,
-    });
-    await new Promise<void>((resolve, reject) => {
-      publisher.once('connect', () => resolve());
-      publisher.once('error', reject);
-    });
+    publisher = await connectPublisher(server, MQTT_LOGIN, 'alarms');
     // The IP lights are Kadıköy's (the account chosen at sign-in, unless another was).
-    await signInToKadikoy(page, server.url, ADMIN);
+    await signInToKadikoy(page, server.url);
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-alarms-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'alarms', context));
 
   afterAll(async () => {
     await publisher?.endAsync();
-    await browser?.close();
-    await server?.stop();
+    await closeConsole({ browser, server });
   });
 
   it('shows an alarm raised on the server live on Real-time Alarms, and acknowledges it', async () => {

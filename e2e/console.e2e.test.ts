@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chooseInDialog, collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
-import { type RunningServer, readCode, startServer } from './support/server.ts';
+import { ADMIN, chooseInDialog, screenshot, seriousViolations } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import { type RunningServer, readCode } from './support/server.ts';
 
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 const SESSION_KEYS = ['isAuthenticated', 'authToken', 'userData', 'selectedAccount', 'accounts', 'userId'];
 const LIGHT_MENU = 'rgb(22, 50, 92)';
 const DARK_MENU = 'rgb(20, 20, 20)';
@@ -46,21 +46,12 @@ async function expectNoSeriousViolations(name: string) {
 
 describe('Lampyr console in a real browser', () => {
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
-    errors = collectPageErrors(page);
+    ({ server, browser, page, errors } = await openConsole({}, { viewport: { width: 1400, height: 900 } }));
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'console', context));
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeConsole({ browser, server }));
 
   it('registers, verifies the emailed code and signs the new user in', async () => {
     await page.goto(`${server.url}/register`);

@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { devEuiOf } from '@lampyr/simulator/demo-fleet';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
-import { listOf, queryApi, workOrderStatus, workThroughToClosed } from './support/work-orders.ts';
+import { screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import { connectPublisher, lampyrMqttLogin } from './support/mqtt.ts';
+import type { RunningServer } from './support/server.ts';
+import { expectFaultHistory, listOf, queryApi, workOrderStatus, workThroughToClosed } from './support/work-orders.ts';
 
 /**
  * From a lamp that fails to a closed work order, end to end: the compiled server runs its simulated
@@ -17,9 +18,8 @@ import { listOf, queryApi, workOrderStatus, workThroughToClosed } from './suppor
  * 6 s settling and 12 s persistence instead of 5 and 10 min); everything else is as in service.
  */
 
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 // Lampyr's own broker login: only Lampyr may tell the simulator to break a light.
-const MQTT_LOGIN = { username: 'lampyr', password: randomBytes(18).toString('base64url') };
+const MQTT_LOGIN = lampyrMqttLogin();
 // A metered light of Caferağa (not one of the few lost in the field).
 const DEV_EUI = devEuiOf(42);
 
@@ -48,39 +48,25 @@ interface WorkOrder {
 
 describe('a detected lamp failure becomes a work order, closed in the console', () => {
   beforeAll(async () => {
-    server = await startServer({
-      SIMULATOR: 'on',
-      SIMULATOR_PERIOD_SECONDS: '3',
-      FAULT_TIME_SCALE: '0.02',
-      MQTT_USERNAME: MQTT_LOGIN.username,
-      MQTT_PASSWORD: MQTT_LOGIN.password,
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
-    errors = collectPageErrors(page);
-    publisher = mqtt.connect(server.mqttUrl, {
-      ...MQTT_LOGIN,
-      clientId: `e2e-faults-${randomBytes(4).toString('hex')}`,
-      clean: true,
-      protocolVersion: 4,
-      reconnectPeriod: 500,
-    });
-    await new Promise<void>((resolve, reject) => {
-      publisher.once('connect', () => resolve());
-      publisher.once('error', reject);
-    });
-    await signInToKadikoy(page, server.url, ADMIN);
+    ({ server, browser, page, errors } = await openConsole(
+      {
+        SIMULATOR: 'on',
+        SIMULATOR_PERIOD_SECONDS: '3',
+        FAULT_TIME_SCALE: '0.02',
+        MQTT_USERNAME: MQTT_LOGIN.username,
+        MQTT_PASSWORD: MQTT_LOGIN.password,
+      },
+      { viewport: { width: 1440, height: 1000 } },
+    ));
+    publisher = await connectPublisher(server, MQTT_LOGIN, 'faults');
+    await signInToKadikoy(page, server.url);
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-fault-detection-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'fault-detection', context));
 
   afterAll(async () => {
     await publisher?.endAsync();
-    await browser?.close();
-    await server?.stop();
+    await closeConsole({ browser, server });
   });
 
   it('detects the failure, raises the alarm, opens the work order, and the crew closes it', async () => {
@@ -160,20 +146,7 @@ describe('a detected lamp failure becomes a work order, closed in the console', 
       resolution: 'Lamp module replaced, burning again',
     });
     // Fault History tells the story: detected by Lampyr, then each step of the crew.
-    await page.goto(`${server.url}/maintenance-fault/fault-history?deviceId=${deviceId}`);
-    const row = page.locator(`tr[data-row-key="${id}"]`);
-    await expect.poll(() => row.isVisible()).toBe(true);
-    await row.locator('.ant-table-row-expand-icon').click();
-    const details = page.getByTestId(`work-order-details-${id}`);
-    await expect.poll(() => details.getByTestId('work-order-step').count()).toBe(6);
-    expect(await details.getByTestId('work-order-step').allTextContents()).toEqual([
-      expect.stringContaining('Reported'),
-      expect.stringContaining('Assign'),
-      expect.stringContaining('Plan'),
-      expect.stringContaining('Start'),
-      expect.stringContaining('Resolve'),
-      expect.stringContaining('Close'),
-    ]);
+    await expectFaultHistory(page, server.url, deviceId, id);
     await screenshot(page, 'fault-detection-04-history');
     expect(await seriousViolations(page)).toEqual([]);
 

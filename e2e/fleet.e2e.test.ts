@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chooseInDialog, collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { ADMIN, chooseInDialog, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import type { RunningServer } from './support/server.ts';
 
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 const suffix = Date.now().toString(36);
 // DevEUIs are 16 hex digits: 4 fixed, 8 of this run, 4 of the row.
 const euiOfRun = `e2e0${(Date.now() % 0xffffffff).toString(16).padStart(8, '0')}`;
@@ -96,30 +96,16 @@ async function devicesWorkbook(): Promise<Buffer> {
 
 describe('devices, import, live screens', () => {
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({
-      viewport: { width: 1400, height: 900 },
-      colorScheme: 'light',
-      acceptDownloads: true,
-    });
-    errors = collectPageErrors(page);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/`);
+    ({ server, browser, page, errors } = await openConsole(
+      {},
+      { viewport: { width: 1400, height: 900 }, acceptDownloads: true },
+    ));
+    await signIn(page, server.url);
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-fleet-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'fleet', context));
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeConsole({ browser, server }));
 
   it('creates a device type, a model, a channel template and a device through the console', async () => {
     // Device types, models and channel templates are shared: written from the integrator account.

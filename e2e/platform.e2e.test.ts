@@ -1,22 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations } from './support/browser.ts';
-import { type RunningServer, readCode, startServer } from './support/server.ts';
-
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
+import { ADMIN, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import { type RunningServer, readCode } from './support/server.ts';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
-
-async function signIn(email: string, password: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${server.url}/`);
-}
 
 /** What the server says about the accounts, through the platform route the screen uses. */
 async function platformAccounts(): Promise<{ name: string; isActive: boolean }[]> {
@@ -30,24 +21,15 @@ async function platformAccounts(): Promise<{ name: string; isActive: boolean }[]
 
 describe('platform operators and people in the console', () => {
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
-    errors = collectPageErrors(page);
+    ({ server, browser, page, errors } = await openConsole({}, { viewport: { width: 1400, height: 900 } }));
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'platform', context));
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeConsole({ browser, server }));
 
   it('shows the platform screen to the seeded operator, who deactivates and reactivates an account', async () => {
-    await signIn(ADMIN.email, ADMIN.password);
+    await signIn(page, server.url);
     await page.goto(`${server.url}/system/platform`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('System / Platform');
     await expect
@@ -111,7 +93,7 @@ describe('platform operators and people in the console', () => {
     await page.getByLabel('Verification code').fill(await readCode(server.dataDir, email));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/login$/);
-    await signIn(email, 'pat-pass-1234');
+    await signIn(page, server.url, { email, password: 'pat-pass-1234' });
     // No operator: no platform entry in the menu.
     await page.getByRole('menuitem', { name: 'System' }).click();
     await expect.poll(() => page.getByRole('menuitem', { name: 'Roles', exact: true }).isVisible()).toBe(true);

@@ -2,16 +2,15 @@ import { readFileSync } from 'node:fs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { screenshot, signIn } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import type { RunningServer } from './support/server.ts';
 
 /**
  * Reports in the console: the week's energy report exported as a PDF from the Savings screen — the
  * download arrives, is a PDF, and its text (read back with pdf.js) has the title, the period, the
  * column labels and the totals; the same in Turkish.
  */
-
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,30 +33,16 @@ const day = (d: Date) =>
 
 describe('reports in the console', () => {
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    page = await browser.newPage({
-      viewport: { width: 1440, height: 900 },
-      colorScheme: 'light',
-      acceptDownloads: true,
-    });
-    errors = collectPageErrors(page);
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/`);
+    ({ server, browser, page, errors } = await openConsole(
+      { SIMULATOR: 'off' },
+      { viewport: { width: 1440, height: 900 }, acceptDownloads: true },
+    ));
+    await signIn(page, server.url);
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-reports-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'reports', context));
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeConsole({ browser, server }));
 
   it("exports the week's energy report from the Savings screen as a PDF with its chart and table", async () => {
     await page.goto(`${server.url}/reports-analytics/savings`);

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
-import { type RunningServer, startServer } from './support/server.ts';
-import { listOf, queryApi, workOrderStatus, workThroughToClosed } from './support/work-orders.ts';
+import { screenshot, seriousViolations, signInToKadikoy } from './support/browser.ts';
+import { closeConsole, openConsole, screenshotIfFailed } from './support/console.ts';
+import type { RunningServer } from './support/server.ts';
+import { expectFaultHistory, listOf, queryApi, workOrderStatus, workThroughToClosed } from './support/work-orders.ts';
 
 /**
  * The maintenance workflow in the console: a person reports a fault with a photo on Report a Fault,
@@ -13,7 +14,6 @@ import { listOf, queryApi, workOrderStatus, workThroughToClosed } from './suppor
  * offers (each confirmed in a dialog); Fault History then tells its story.
  */
 
-const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
 // A real 1×1 PNG.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -27,22 +27,16 @@ let errors: string[];
 
 describe('maintenance workflow in the console', () => {
   beforeAll(async () => {
-    server = await startServer({ SIMULATOR: 'off' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, colorScheme: 'light' });
-    errors = collectPageErrors(page);
-    await signInToKadikoy(page, server.url, ADMIN);
+    ({ server, browser, page, errors } = await openConsole(
+      { SIMULATOR: 'off' },
+      { viewport: { width: 1440, height: 1000 } },
+    ));
+    await signInToKadikoy(page, server.url);
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-work-orders-${context.task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-  });
+  afterEach((context) => screenshotIfFailed(page, 'work-orders', context));
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeConsole({ browser, server }));
 
   it('reports a fault with a photo, then assigns, plans, starts, resolves and closes its work order', async () => {
     const [device] = (
@@ -106,20 +100,7 @@ describe('maintenance workflow in the console', () => {
     expect(planned.data.content).toMatchObject([{ work: 'Replace the LED driver', status: 'done' }]);
 
     // Fault History of the device tells the story, with the photo.
-    await page.goto(`${server.url}/maintenance-fault/fault-history?deviceId=${device?.id}`);
-    const row = page.locator(`tr[data-row-key="${id}"]`);
-    await expect.poll(() => row.isVisible()).toBe(true);
-    await row.locator('.ant-table-row-expand-icon').click();
-    const details = page.getByTestId(`work-order-details-${id}`);
-    await expect.poll(() => details.getByTestId('work-order-step').count()).toBe(6);
-    expect(await details.getByTestId('work-order-step').allTextContents()).toEqual([
-      expect.stringContaining('Reported'),
-      expect.stringContaining('Assign'),
-      expect.stringContaining('Plan'),
-      expect.stringContaining('Start'),
-      expect.stringContaining('Resolve'),
-      expect.stringContaining('Close'),
-    ]);
+    const details = await expectFaultHistory(page, server.url, device?.id as number, id);
     await expect.poll(() => details.getByRole('img', { name: `Photo of fault #${id}` }).isVisible()).toBe(true);
     await screenshot(page, 'work-orders-03-history');
     expect(await seriousViolations(page)).toEqual([]);

@@ -85,17 +85,21 @@ export async function chooseInDialog(page: Page, label: string, text: string): P
   throw new Error(`Could not choose ${text} in ${label}`);
 }
 
-/** Signs the seeded administrator in and works in the Kadıköy sub-account (the demo's lights). */
-export async function signInToKadikoy(
-  page: Page,
-  url: string,
-  admin = { email: 'admin@lampyr.local', password: 'lampyr-admin' },
-): Promise<void> {
+/** The administrator the server seeds (its default password: the e2e servers run embedded). */
+export const ADMIN = { email: 'admin@lampyr.local', password: 'lampyr-admin' };
+
+/** Signs in on the sign-in screen (the seeded administrator unless told) and waits for the home screen. */
+export async function signIn(page: Page, url: string, user = ADMIN): Promise<void> {
   await page.goto(`${url}/login`);
-  await page.getByLabel('Email').fill(admin.email);
-  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${url}/`);
+}
+
+/** Signs the seeded administrator in and works in the Kadıköy sub-account (the demo's lights). */
+export async function signInToKadikoy(page: Page, url: string, admin = ADMIN): Promise<void> {
+  await signIn(page, url, admin);
   if (!(await page.getByTestId('account-menu').textContent())?.includes('Kadıköy')) {
     await page.getByTestId('account-menu').click();
     const reloaded = page.waitForEvent('load');

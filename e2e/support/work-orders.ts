@@ -92,3 +92,25 @@ export async function workThroughToClosed(
   expect(await page.getByTestId(`work-order-${id}-reopen`).isVisible()).toBe(true);
   expect(await page.getByTestId(`work-order-${id}-assign`).count()).toBe(0);
 }
+
+/**
+ * Fault History of `deviceId`, the work order `id` opened: its story is the report and the five
+ * steps of the crew, in order. Resolves with the work order's details, for what a test checks more.
+ */
+export async function expectFaultHistory(page: Page, url: string, deviceId: number, id: number) {
+  await page.goto(`${url}/maintenance-fault/fault-history?deviceId=${deviceId}`);
+  const row = page.locator(`tr[data-row-key="${id}"]`);
+  await expect.poll(() => row.isVisible()).toBe(true);
+  await row.locator('.ant-table-row-expand-icon').click();
+  const details = page.getByTestId(`work-order-details-${id}`);
+  await expect.poll(() => details.getByTestId('work-order-step').count()).toBe(6);
+  expect(await details.getByTestId('work-order-step').allTextContents()).toEqual([
+    expect.stringContaining('Reported'),
+    expect.stringContaining('Assign'),
+    expect.stringContaining('Plan'),
+    expect.stringContaining('Start'),
+    expect.stringContaining('Resolve'),
+    expect.stringContaining('Close'),
+  ]);
+  return details;
+}

@@ -218,10 +218,14 @@ describe('alarm engine, end to end', () => {
     await eventually(() =>
       stream.events.find((e) => e.event === 'alarm' && e.data.id === alarm?.id && e.data.transition === 'cleared'),
     );
-    const log = await rows<{ action: string }>(
-      sql`SELECT action FROM transaction_logs WHERE resource = 'alert-logs' AND record_id = ${alarm?.id} ORDER BY id`,
+    const log = await rows<{ action: string; before: unknown; after: Record<string, unknown> }>(
+      sql`SELECT action, before, after FROM transaction_logs WHERE resource = 'alert-logs' AND record_id = ${alarm?.id} ORDER BY id`,
     );
     expect(log.map((l) => l.action)).toEqual(['raise', 'acknowledge', 'clear']);
+    expect(log[2]).toMatchObject({
+      before: { state: 'acknowledged' },
+      after: { state: 'cleared', clearReason: 'value', comment: 'crew on the way' },
+    });
 
     // A spike shorter than the event's duration raises an alarm but notifies nobody.
     await send({ voltage: 260 });

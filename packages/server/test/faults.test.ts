@@ -220,6 +220,14 @@ describe('lamp fault detection', () => {
     await settled(l);
     const [cleared] = await alarmsOf(l.id, 'lampFailure');
     expect(cleared).toMatchObject({ state: 'cleared', is_active: false, clear_reason: 'value' });
+    // Both transitions are in the transaction log, by Lampyr (no user).
+    expect(
+      await rows(sql`SELECT action, user_id, before, after->>'kind' AS kind, after->>'clearReason' AS reason
+        FROM transaction_logs WHERE resource = 'alert-logs' AND record_id = ${alarm?.id} ORDER BY id`),
+    ).toEqual([
+      { action: 'raise', user_id: null, before: null, kind: 'lampFailure', reason: null },
+      { action: 'clear', user_id: null, before: { state: 'active' }, kind: null, reason: 'value' },
+    ]);
     expect((await reportsOf(l.id, 'lampFailure'))[0]?.status).toBe('open');
     expect(await alarmsOf(l.id, 'powerMismatch')).toEqual([]);
     expect(repaired).toBeGreaterThan(on);

@@ -1,30 +1,21 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import dayjs from 'dayjs';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlarmActionDialog } from '../src/features/alerts-alarms/alarm-actions.tsx';
 import { useAlarmAction } from '../src/features/alerts-alarms/use-alarm-action.tsx';
 import type { AlarmCommand, AlarmCommandResult } from '../src/lib/alarm-api.ts';
 import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
+import { type ConsoleI18n, consoleI18n } from './support/console-screen.tsx';
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string) => JSON.parse(readFileSync(join(locales, lng, 'console.json'), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { console: load('en') }, tr: { console: load('tr') } },
-    defaultNS: 'console',
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
 });
 
 const NOW = dayjs('2026-11-23T22:30:00');

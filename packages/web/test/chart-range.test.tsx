@@ -1,24 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fireEvent, render, screen } from '@testing-library/react';
 import dayjs from 'dayjs';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bucketFor, rangeTooLong } from '../src/charts/chart-range.ts';
 import { RangeControls, useChartRange } from '../src/charts/range-controls.tsx';
+import { type ConsoleI18n, consoleI18n } from './support/console-screen.tsx';
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string) => JSON.parse(readFileSync(join(locales, lng, 'console.json'), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { console: load('en') }, tr: { console: load('tr') } },
-    defaultNS: 'console',
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
 });
 
 const start = dayjs('2026-03-01T00:00:00Z');

@@ -1,26 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import DashboardPage from '../src/features/dashboards/dashboards-page.tsx';
 import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
+import { type ConsoleI18n, consoleI18n, renderScreen } from './support/console-screen.tsx';
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(locales, lng, `${ns}.json`), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { console: load('en', 'console'), resources: load('en', 'resources') } },
-    defaultNS: 'console',
-    fallbackNS: ['resources'],
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
 });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -32,16 +19,7 @@ describe('the dashboard with no account selected', () => {
       async () => new Response(JSON.stringify({ success: true, data: { content: [], totalElements: 0 } })),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <I18nextProvider i18n={i18n}>
-          <MemoryRouter>
-            <DashboardPage />
-          </MemoryRouter>
-        </I18nextProvider>
-      </QueryClientProvider>,
-    );
+    renderScreen(<DashboardPage />, i18n);
     expect(await screen.findByText('This account has no devices yet.')).toBeTruthy();
     const asked = fetchMock.mock.calls.map((call) => String((call as unknown[])[0]));
     // Only shared reference data (the device types of the filter) may be read without an account.

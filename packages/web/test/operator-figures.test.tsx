@@ -1,28 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DashboardSummary } from '@lampyr/contract';
 import { render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LampStateTag } from '../src/features/assets-devices/lamp-state-tag.tsx';
 import { OperatorFigures } from '../src/features/dashboards/operator-figures.tsx';
+import { type ConsoleI18n, consoleI18n } from './support/console-screen.tsx';
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(locales, lng, `${ns}.json`), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: {
-      en: { console: load('en', 'console') },
-      tr: { console: load('tr', 'console') },
-    },
-    defaultNS: 'console',
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
 });
 
 const summary: DashboardSummary = {

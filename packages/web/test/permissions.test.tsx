@@ -1,21 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionsFrom } from '../src/data/permissions.ts';
 import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
 import ResourcePage from '../src/resources/resource-page.tsx';
+import { type ConsoleI18n, consoleI18n, renderScreen } from './support/console-screen.tsx';
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(locales, lng, `${ns}.json`), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 /** What `auth/me` answers in this test, and which calls came. */
 let permissions: Record<string, string[]> = {};
@@ -23,13 +15,7 @@ const calls: string[] = [];
 let server: Server;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { console: load('en', 'console'), resources: load('en', 'resources') } },
-    defaultNS: 'console',
-    fallbackNS: ['resources'],
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
   // A real HTTP server in place of the API: the me answer and one country.
   server = createServer((req, res) => {
     calls.push(`${req.method} ${req.url} ${req.headers['x-account-id'] ?? ''}`);
@@ -56,18 +42,7 @@ function renderCountries() {
   window.localStorage.setItem('isAuthenticated', 'true');
   window.localStorage.setItem('authToken', 'token');
   window.localStorage.setItem('selectedAccount', JSON.stringify({ id: 3, name: 'Kadıköy' }));
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>
-        <App>
-          <MemoryRouter>
-            <ResourcePage resource="countries" />
-          </MemoryRouter>
-        </App>
-      </I18nextProvider>
-    </QueryClientProvider>,
-  );
+  renderScreen(<ResourcePage resource="countries" />, i18n);
 }
 
 describe('a generic screen offers only what the server allows', { timeout: 60_000 }, () => {

@@ -1,27 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { LiveAlarm } from '@lampyr/contract';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from 'antd';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import RealTimeAlarmsPage from '../src/features/alerts-alarms/real-time-page.tsx';
 import { applyLiveEvent } from '../src/lib/live-stream.ts';
 import { setRuntimeConfig } from '../src/lib/runtime-config.ts';
+import { type ConsoleI18n, consoleI18n, renderScreen, testQueryClient } from './support/console-screen.tsx';
 
 /**
  * Real-time Alarms on screen: the page reads the active alarms from a real HTTP server (the query
  * API's shape), and alarm events written into its query cache redraw it without another read.
  */
 
-const locales = join(import.meta.dirname, '..', '..', 'contract', 'locales');
-const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(locales, lng, `${ns}.json`), 'utf8'));
-const i18n = i18next.createInstance();
+let i18n: ConsoleI18n;
 
 const alarm = (id: number, patch: Partial<LiveAlarm> = {}): LiveAlarm => ({
   id,
@@ -45,16 +38,7 @@ let stored: Record<string, unknown>[] = [];
 let listReads = 0;
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: {
-      en: { console: load('en', 'console'), common: load('en', 'common'), resources: load('en', 'resources') },
-    },
-    ns: ['console', 'common', 'resources'],
-    defaultNS: 'console',
-    fallbackNS: ['common', 'resources'],
-    interpolation: { escapeValue: false },
-  });
+  i18n = await consoleI18n();
   server = createServer((req, res) => {
     const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*' };
     if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
@@ -85,17 +69,7 @@ beforeEach(() => {
 });
 
 function renderPage(client: QueryClient) {
-  render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <App>
-            <RealTimeAlarmsPage />
-          </App>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
+  renderScreen(<RealTimeAlarmsPage />, i18n, client);
 }
 
 const rowOf = (id: number) => document.querySelector(`tr[data-row-key="${id}"]`) as HTMLElement | null;
@@ -146,7 +120,7 @@ describe('Real-time Alarms page', () => {
       { ...alarm(9), alertLevel: 'medium', value: 3.2, unit: 'lx', isActive: true },
       { ...alarm(8), state: 'acknowledged', isActive: true },
     ];
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const client = testQueryClient();
     renderPage(client);
     await waitFor(() => expect(rowOf(9)).not.toBeNull());
     const ids = [...document.querySelectorAll('tbody tr[data-row-key]')].map((r) => r.getAttribute('data-row-key'));

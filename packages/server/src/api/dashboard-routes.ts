@@ -7,7 +7,7 @@ import { accountTimeZone, FALLBACK_TIME_ZONE } from '../data/time-zones.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { authorize, scopeOf } from './resource-routes.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -27,11 +27,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
     async (request) => {
       const actor = authorize(request, devices, 'read');
       // The repository's own account scope, the one every list and search of these resources uses.
-      const scoped = (name: string) => {
-        const repository = ctx.repositories.get(name);
-        if (!repository) throw new Error(`no repository for ${name}`);
-        return repository.scope(actor) ?? sql`true`;
-      };
+      const scoped = (name: string) => scopeOf(ctx, actor, name);
       const deviceScope = scoped(devices.name);
       const raw = request.query.deviceTypeId;
       const deviceTypeId = raw === undefined || raw === '' ? null : Number(raw);

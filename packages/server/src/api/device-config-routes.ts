@@ -8,7 +8,7 @@ import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { authorize, scopeOf } from './resource-routes.ts';
 
 /** The console's four device actions (SPEC: Manuel Config Request, Clear Device Data, Reset Device Config, Config Deploy). */
 export const DEVICE_ACTIONS = {
@@ -39,11 +39,6 @@ const rowsOf = <T = Record<string, unknown>>(result: unknown) => (result as { ro
 export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext): void {
   const logs = getResource('deploy-response-logs');
   const devices = getResource('devices');
-  const scopeOf = (actor: Actor, name: string) => {
-    const repository = ctx.repositories.get(name);
-    if (!repository) throw new Error(`no repository for ${name}`);
-    return repository.scope(actor) ?? sql`true`;
-  };
   const accountOf = (actor: Actor) => {
     if (!actor.account) throw new ApiException('ACCOUNT_REQUIRED');
     return { userId: actor.userId, accountId: actor.account.accountId };
@@ -75,10 +70,10 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
       const operation = DEVICE_ACTIONS[body.action];
       if (operation === 'deploy' && body.profileId === undefined)
         throw badValue('profileId', request.t('errors.profileRequired'));
-      const targets = await configTargets(ctx.db, scopeOf(actor, devices.name), body.deviceIds, request.t);
+      const targets = await configTargets(ctx.db, scopeOf(ctx, actor, devices.name), body.deviceIds, request.t);
       const builder =
         operation === 'deploy'
-          ? await programBuilder(ctx.db, scopeOf(actor, 'profiles'), body.profileId as number, request.t)
+          ? await programBuilder(ctx.db, scopeOf(ctx, actor, 'profiles'), body.profileId as number, request.t)
           : undefined;
       const at = new Date();
       const { batchId, queued } = await queueConfigCommands(ctx.db, {
@@ -109,7 +104,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
       const group = rowsOf<{ id: number; model: number | null; region: number | null }>(
         await ctx.db.execute(sql`
           SELECT task_groups.id::int AS id, device_type_model_id::int AS model, region_id::int AS region FROM task_groups
-          WHERE ${scopeOf(actor, 'task-groups')} AND task_groups.id = ${id}`),
+          WHERE ${scopeOf(ctx, actor, 'task-groups')} AND task_groups.id = ${id}`),
       )[0];
       if (!group) throw new ApiException('NOT_FOUND');
       const refuse = (key: string) => new ApiException('VALIDATION', key, {}, { id: request.t(key) });
@@ -127,7 +122,7 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
       const members = rowsOf<{ id: number }>(
         await ctx.db.execute(sql`
           SELECT devices.id::int AS id FROM devices
-          WHERE ${scopeOf(actor, devices.name)} AND devices.is_active
+          WHERE ${scopeOf(ctx, actor, devices.name)} AND devices.is_active
             AND CASE WHEN EXISTS (SELECT 1 FROM task_group_members WHERE task_group_id = ${id})
               THEN devices.id IN (SELECT device_id FROM task_group_members WHERE task_group_id = ${id})
               ELSE (${group.model}::bigint IS NOT NULL OR ${group.region}::bigint IS NOT NULL)
@@ -138,8 +133,8 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
       ).map((r) => r.id);
       if (!members.length) throw refuse('errors.noGroupMembers');
       if (members.length > 5000) throw refuse('errors.groupTooLarge');
-      const targets = await configTargets(ctx.db, scopeOf(actor, devices.name), members, request.t);
-      const builder = await programBuilder(ctx.db, scopeOf(actor, 'profiles'), profileId, request.t);
+      const targets = await configTargets(ctx.db, scopeOf(ctx, actor, devices.name), members, request.t);
+      const builder = await programBuilder(ctx.db, scopeOf(ctx, actor, 'profiles'), profileId, request.t);
       const at = new Date();
       const { batchId, queued } = await queueConfigCommands(ctx.db, {
         operation: 'deploy',

@@ -1,5 +1,4 @@
 import {
-  getResource,
   LAMP_STATES,
   type LampState,
   type MapCluster,
@@ -13,7 +12,7 @@ import { lampStateQuery } from '../data/lamp-state.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { deviceScope } from './resource-routes.ts';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** Devices in view up to which they are sent one by one; more are sent as clusters. */
@@ -66,20 +65,13 @@ const zeroCounts = () => Object.fromEntries(LAMP_STATES.map((s) => [s, 0])) as R
  * the map's first view. Scoped like the devices list (the caller's account and permission).
  */
 export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const devices = getResource('devices');
-  const deviceScope = (request: Parameters<typeof authorize>[0]) => {
-    const actor = authorize(request, devices, 'read');
-    const repository = ctx.repositories.get(devices.name);
-    if (!repository) throw new Error('no repository for devices');
-    return repository.scope(actor) ?? sql`true`;
-  };
   const placed = sql`devices.latitude IS NOT NULL AND devices.longitude IS NOT NULL`;
 
   app.get<{ Querystring: Pick<MapQuery, 'street'> }>(
     `${QUERY_PREFIX}/device-map/extent`,
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'The box around the placed devices' } },
     async (request): Promise<{ success: true; data: MapExtent }> => {
-      const scope = deviceScope(request);
+      const scope = deviceScope(request, ctx);
       const street = streetCondition(request.query.street);
       const [extent] = rowsOf<MapExtent>(
         await ctx.db.execute(sql`
@@ -96,7 +88,7 @@ export function registerDeviceMapRoutes(app: FastifyInstance, ctx: AppContext): 
     `${QUERY_PREFIX}/device-map`,
     { config: { access: 'user' }, schema: { tags: ['dashboard'], summary: 'Devices on the map, clustered' } },
     async (request): Promise<{ success: true; data: MapView }> => {
-      const scope = deviceScope(request);
+      const scope = deviceScope(request, ctx);
       const q = request.query;
       const west = coordinate(q.west, 'west', 180);
       const east = coordinate(q.east, 'east', 180);

@@ -1,11 +1,11 @@
-import { getResource, LAMP_STATES, type LampState } from '@lampyr/contract';
+import { LAMP_STATES, type LampState } from '@lampyr/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { lampStates, streets } from '../data/lamp-state.ts';
 import { badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { QUERY_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { deviceScope } from './resource-routes.ts';
 
 /** Ids asked for at most in one call (one page of a list screen, or the map's fleet). */
 const MAX_IDS = 20_000;
@@ -16,19 +16,11 @@ const MAX_IDS = 20_000;
  * `GET /query/api/streets`: the streets of the account's devices, for street filters.
  */
 export function registerLampStateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const devices = getResource('devices');
-  const deviceScope = (request: Parameters<typeof authorize>[0]) => {
-    const actor = authorize(request, devices, 'read');
-    const repository = ctx.repositories.get(devices.name);
-    if (!repository) throw new Error('no repository for devices');
-    return repository.scope(actor) ?? sql`true`;
-  };
-
   app.get<{ Querystring: { deviceId?: string; street?: string; state?: string } }>(
     `${QUERY_PREFIX}/lamp-states`,
     { config: { access: 'user' }, schema: { tags: ['devices'], summary: 'Lamp state of devices' } },
     async (request) => {
-      const scope = deviceScope(request);
+      const scope = deviceScope(request, ctx);
       const conditions: SQL[] = [];
       const { deviceId, street, state } = request.query;
       if (deviceId !== undefined && deviceId !== '') {
@@ -57,6 +49,6 @@ export function registerLampStateRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get(
     `${QUERY_PREFIX}/streets`,
     { config: { access: 'user' }, schema: { tags: ['devices'], summary: "Streets of the account's devices" } },
-    async (request) => ({ success: true, data: await streets(ctx.db, deviceScope(request)) }),
+    async (request) => ({ success: true, data: await streets(ctx.db, deviceScope(request, ctx)) }),
   );
 }

@@ -1,7 +1,6 @@
 import { getResource, overrideRequestSchema } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../access/access.ts';
 import { CONFIG_TARGET_COLUMNS, type ConfigTarget } from '../data/config-commands.ts';
 import { cancelOverrides, holdLights } from '../data/override-commands.ts';
 import { activeOverrides } from '../data/overrides.ts';
@@ -9,7 +8,7 @@ import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX, QUERY_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { authorize, scopeOf } from './resource-routes.ts';
 
 const MAX_DAYS = 30;
 const MAX_DEVICES = 5000;
@@ -29,11 +28,6 @@ interface Covered extends ConfigTarget {
 export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): void {
   const resource = getResource('overrides');
   const devices = getResource('devices');
-  const scopeOf = (actor: Actor, name: string) => {
-    const repository = ctx.repositories.get(name);
-    if (!repository) throw new Error(`no repository for ${name}`);
-    return repository.scope(actor) ?? sql`true`;
-  };
 
   app.post(
     `${COMMAND_PREFIX}/overrides`,
@@ -49,7 +43,7 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       if (until <= now || until.getTime() > now.getTime() + MAX_DAYS * 86_400_000)
         throw badValue('until', request.t('errors.overrideUntil', { days: MAX_DAYS }));
       const target = body.target;
-      const deviceScope = scopeOf(actor, devices.name);
+      const deviceScope = scopeOf(ctx, actor, devices.name);
       const where =
         'deviceIds' in target
           ? sql`devices.id = ANY(${`{${[...new Set(target.deviceIds)].join(',')}}`}::bigint[])`
@@ -111,7 +105,7 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       if (!Number.isSafeInteger(id) || id < 1) throw badValue('id', 'expected a positive whole number');
       const [visible] = rowsOf(
         await ctx.db.execute(
-          sql`SELECT devices.id FROM devices WHERE ${scopeOf(actor, devices.name)} AND devices.id = ${id}`,
+          sql`SELECT devices.id FROM devices WHERE ${scopeOf(ctx, actor, devices.name)} AND devices.id = ${id}`,
         ),
       );
       if (!visible) throw new ApiException('NOT_FOUND');
@@ -131,7 +125,7 @@ export function registerOverrideRoutes(app: FastifyInstance, ctx: AppContext): v
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id < 1) throw badValue('id', 'expected a positive whole number');
       const cancelled = await cancelOverrides(ctx.db, ctx.commands, {
-        where: sql`${scopeOf(actor, resource.name)} AND overrides.id = ${id}`,
+        where: sql`${scopeOf(ctx, actor, resource.name)} AND overrides.id = ${id}`,
         accountId: account.accountId,
         userId: actor.userId,
       });

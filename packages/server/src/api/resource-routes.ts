@@ -1,10 +1,12 @@
 import {
   aggregateSchema,
+  getResource,
   type ListBody,
   listBodySchema,
   type ResourceDef,
   serviceSearchSchema,
 } from '@lampyr/contract';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Action, Actor } from '../access/access.ts';
 import { permits } from '../access/console-permissions.ts';
@@ -30,6 +32,22 @@ export function authorize(request: FastifyRequest, resource: ResourceDef, action
   if (resource.scope === 'global') throw new ApiException('FORBIDDEN', 'errors.notPlatformOperator');
   if (!actor.account) throw new ApiException('ACCOUNT_REQUIRED');
   throw new ApiException('FORBIDDEN');
+}
+
+/**
+ * The records of a resource this actor may see, as the SQL condition its lists use (the account
+ * scope of the resource repository); `true` for shared reference data. For hand-written queries
+ * that must see what the generic list sees.
+ */
+export function scopeOf(ctx: AppContext, actor: Actor, name: string): SQL {
+  const repository = ctx.repositories.get(name);
+  if (!repository) throw new Error(`no repository for ${name}`);
+  return repository.scope(actor) ?? sql`true`;
+}
+
+/** The devices the caller may read (after the read check on devices), as the devices list scopes them. */
+export function deviceScope(request: FastifyRequest, ctx: AppContext): SQL {
+  return scopeOf(ctx, authorize(request, getResource('devices'), 'read'), 'devices');
 }
 
 const idParam = (raw: string) => {

@@ -1,13 +1,12 @@
 import { getResource, type MembersAdded, memberSourceSchema } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Actor } from '../access/access.ts';
 import { transactionLogs } from '../db/schema/index.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
 import { COMMAND_PREFIX } from './prefixes.ts';
-import { authorize } from './resource-routes.ts';
+import { authorize, scopeOf } from './resource-routes.ts';
 
 /** The most devices one call adds (a group larger than this is built in several calls). */
 const MAX_DEVICES = 5000;
@@ -24,11 +23,6 @@ export function registerTaskGroupMemberRoutes(app: FastifyInstance, ctx: AppCont
   const groups = getResource('task-groups');
   const members = getResource('task-group-members');
   const devices = getResource('devices');
-  const scopeOf = (actor: Actor, name: string) => {
-    const repository = ctx.repositories.get(name);
-    if (!repository) throw new Error(`no repository for ${name}`);
-    return repository.scope(actor) ?? sql`true`;
-  };
 
   app.post<{ Params: { id: string } }>(
     `${COMMAND_PREFIX}/task-groups/:id/members/add`,
@@ -46,7 +40,7 @@ export function registerTaskGroupMemberRoutes(app: FastifyInstance, ctx: AppCont
       const [group] = rowsOf<{ id: number; accountId: number }>(
         await ctx.db.execute(sql`
           SELECT id::int AS id, account_id::int AS "accountId" FROM task_groups
-          WHERE id = ${id} AND ${scopeOf(actor, groups.name)}`),
+          WHERE id = ${id} AND ${scopeOf(ctx, actor, groups.name)}`),
       );
       if (!group) throw new ApiException('NOT_FOUND');
 
@@ -63,7 +57,7 @@ export function registerTaskGroupMemberRoutes(app: FastifyInstance, ctx: AppCont
       const matched = rowsOf<{ id: number }>(
         await ctx.db.execute(sql`
           SELECT devices.id::int AS id FROM devices
-          WHERE ${scopeOf(actor, devices.name)} AND devices.account_id = ${group.accountId} AND ${where}
+          WHERE ${scopeOf(ctx, actor, devices.name)} AND devices.account_id = ${group.accountId} AND ${where}
           ORDER BY devices.id LIMIT ${MAX_DEVICES + 1}`),
       );
       const refuse = (key: string, vars: Record<string, string | number> = {}) =>

@@ -7,6 +7,7 @@ import type {
   EnergyReportRequest,
   MaintenanceReport,
   MaintenanceReportRequest,
+  ReportKind,
   ReportTemplate,
   ReportTemplateInput,
 } from '@lampyr/contract';
@@ -14,39 +15,25 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { request } from '../lib/api-client.ts';
 import { keys } from '../lib/query-keys.ts';
 
-/** The energy and savings report for a period, grouped and paged. */
-export function useEnergyReport(body: EnergyReportRequest) {
-  return useQuery({
-    queryKey: keys.report('energy', body),
-    queryFn: ({ signal }) => request<EnergyReport>('query', 'reports/energy', { method: 'POST', body, signal }),
-    placeholderData: keepPreviousData,
-  });
+/** Each report the query API computes (`POST reports/<kind>`): its request and its answer. */
+interface Reports {
+  /** Energy, baseline and savings over a period, grouped, with a per-day series. */
+  energy: { request: EnergyReportRequest; report: EnergyReport };
+  /** Alarm counts and mean times to acknowledge and clear, grouped, with a per-day series. */
+  alarms: { request: AlarmReportRequest; report: AlarmReport };
+  /** The device inventory grouped: online share, faults and health. */
+  assets: { request: AssetReportRequest; report: AssetReport };
+  /** Open work orders, repairs and mean times, by fault type or region. */
+  maintenance: { request: MaintenanceReportRequest; report: MaintenanceReport };
 }
+export type ReportRequestOf<K extends ReportKind> = Reports[K]['request'];
+export type ReportOf<K extends ReportKind> = Reports[K]['report'];
 
-/** The alarm report: counts and mean times to acknowledge and clear, grouped, with a per-day series. */
-export function useAlarmReport(body: AlarmReportRequest) {
+/** A report for a period, grouped and paged; the page on screen stays while the next one loads. */
+export function useReport<K extends ReportKind>(kind: K, body: ReportRequestOf<K>) {
   return useQuery({
-    queryKey: keys.report('alarms', body),
-    queryFn: ({ signal }) => request<AlarmReport>('query', 'reports/alarms', { method: 'POST', body, signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-/** The device-asset report: the inventory grouped, online share, faults and health. */
-export function useAssetReport(body: AssetReportRequest) {
-  return useQuery({
-    queryKey: keys.report('assets', body),
-    queryFn: ({ signal }) => request<AssetReport>('query', 'reports/assets', { method: 'POST', body, signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-/** The fault and maintenance KPI report: open work orders, repairs and mean times, by fault type or region. */
-export function useMaintenanceReport(body: MaintenanceReportRequest) {
-  return useQuery({
-    queryKey: keys.report('maintenance', body),
-    queryFn: ({ signal }) =>
-      request<MaintenanceReport>('query', 'reports/maintenance', { method: 'POST', body, signal }),
+    queryKey: keys.report(kind, body),
+    queryFn: ({ signal }) => request<ReportOf<K>>('query', `reports/${kind}`, { method: 'POST', body, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -13,6 +13,7 @@ import type { Notifier } from '../notifications/notifier.ts';
 import type { Leadership } from '../scheduler/leadership.ts';
 import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
 import { AlarmTimers } from './alarm-timers.ts';
+import { type ClearReason, clearAlarms, logRaised, startTimers } from './alarm-transitions.ts';
 import { clears, holds } from './conditions.ts';
 import { loadRuleBook, type Rule, type WatchedDevice } from './rule-book.ts';
 
@@ -310,15 +311,8 @@ export class AlarmEngine implements AlarmCommands {
       const recovering = toClear.filter((id) => this.recovering.has(id));
       const byValue = toClear.filter((id) => !this.recovering.has(id));
       for (const id of recovering) this.recovering.delete(id);
-      for (const row of await this.finish(byValue, { reason: 'value', userId: null, comment: null, accountId: null }))
-        push(events, row, 'cleared');
-      for (const row of await this.finish(recovering, {
-        reason: 'recovery',
-        userId: null,
-        comment: null,
-        accountId: null,
-      }))
-        push(events, row, 'cleared');
+      for (const row of await this.finish(byValue, { reason: 'value' })) push(events, row, 'cleared');
+      for (const row of await this.finish(recovering, { reason: 'recovery' })) push(events, row, 'cleared');
     }
     if (toRaise.size) {
       for (const row of await this.raise([...toRaise.values()])) push(events, row, 'raised');
@@ -326,8 +320,7 @@ export class AlarmEngine implements AlarmCommands {
         .map((key) => this.active.get(key))
         .filter((id): id is number => id !== undefined);
       for (const id of spiked) this.forget(id);
-      for (const row of await this.finish(spiked, { reason: 'value', userId: null, comment: null, accountId: null }))
-        push(events, row, 'cleared');
+      for (const row of await this.finish(spiked, { reason: 'value' })) push(events, row, 'cleared');
     }
     for (const [accountId, list] of events) this.options.live.publish(accountId, list);
   }
@@ -370,15 +363,9 @@ export class AlarmEngine implements AlarmCommands {
           ON CONFLICT DO NOTHING
           RETURNING *
         ), timers AS (
-          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
-          SELECT r.account_id, r.id, e.id,
-            now() + make_interval(secs => CASE WHEN e.turn_to_alarm THEN coalesce(e.duration_of_alarm, 0) ELSE 0 END
-              * ${this.minuteSeconds}::float8)
-          FROM raised r JOIN alert_events e ON ${matchOf('r')}
-          ON CONFLICT DO NOTHING
+          ${startTimers(sql.raw('raised'), matchOf('r'), this.minuteSeconds)}
         ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+          ${logRaised(sql.raw('raised'))}
         )
         SELECT * FROM raised`),
     );
@@ -416,41 +403,16 @@ export class AlarmEngine implements AlarmCommands {
   }
 
   /**
-   * Clears active alarms (by value, by an operator, by the device's recovery): one statement that
-   * updates them, drops their timers and writes the transaction log. Returns the cleared rows.
+   * Clears active alarms (by value, by an operator, by the device's recovery), of one account when
+   * `accountId` is given (an operator's). Returns the cleared rows.
    */
-  private async finish(
+  private finish(
     ids: number[],
-    how: {
-      reason: 'value' | 'operator' | 'recovery';
-      userId: number | null;
-      comment: string | null;
-      accountId: number | null;
-    },
+    how: { reason: ClearReason; userId?: number; comment?: string; accountId?: number },
   ): Promise<Record<string, unknown>[]> {
-    if (!ids.length) return [];
-    return rowsOf(
-      await this.options.db.execute(sql`
-        WITH previous AS (
-          SELECT id, state FROM alert_logs
-          WHERE id IN (${idList(ids)}) AND is_active
-            AND (${how.accountId}::bigint IS NULL OR account_id = ${how.accountId}::bigint)
-          FOR UPDATE
-        ), cleared AS (
-          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), cleared_by = ${how.userId},
-            clear_reason = ${how.reason}, comment = coalesce(${how.comment}, a.comment), updated_at = now()
-          FROM previous p WHERE a.id = p.id
-          RETURNING a.*, p.state AS previous_state
-        ), dropped AS (
-          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM cleared)
-        ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT c.account_id, ${how.userId}, 'alert-logs', 'clear', c.id, jsonb_build_object('state', c.previous_state),
-            jsonb_build_object('state', c.state, 'clearReason', c.clear_reason, 'comment', c.comment)
-          FROM cleared c
-        )
-        SELECT * FROM cleared`),
-    );
+    if (!ids.length) return Promise.resolve([]);
+    const ofAccount = how.accountId === undefined ? sql`` : sql` AND a.account_id = ${how.accountId}`;
+    return clearAlarms(this.options.db, { where: sql`a.id IN (${idList(ids)})${ofAccount}` }, how);
   }
 
   // ─── lifecycle commands ─────────────────────────────────────────────────────

@@ -5,6 +5,7 @@ import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
 import { translator } from '../../i18n/translate.ts';
 import { column } from '../../ingest/array-codec.ts';
 import { alarmEvent, eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
+import { clearAlarms, logRaised, startTimers } from '../alarms/alarm-transitions.ts';
 import { CommandedSource } from './commanded.ts';
 import {
   FAULT_CHANNEL_CODES as CODES,
@@ -319,15 +320,9 @@ export class FaultEngine {
           ON CONFLICT DO NOTHING
           RETURNING *
         ), timers AS (
-          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
-          SELECT r.account_id, r.id, e.id,
-            now() + make_interval(secs => CASE WHEN e.turn_to_alarm THEN coalesce(e.duration_of_alarm, 0) ELSE 0 END
-              * ${minuteSeconds}::float8)
-          FROM raised r JOIN alert_events e ON ${matchOf('r')}
-          ON CONFLICT DO NOTHING
+          ${startTimers(sql.raw('raised'), matchOf('r'), minuteSeconds)}
         ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+          ${logRaised(sql.raw('raised'))}
         ), reported AS (
           INSERT INTO fault_reports
             (account_id, device_id, fault_type, description, reporter, reported_at, status, source, alert_log_id, rule_code,
@@ -351,23 +346,13 @@ export class FaultEngine {
   /** Clears the alarms of rules whose condition went away (reason `value`); the fault reports stay. */
   private async clear(list: { deviceId: number; rule: FaultRule }[]): Promise<Record<string, unknown>[]> {
     if (!list.length) return [];
-    return rowsOf(
-      await this.options.db.execute(sql`
-        WITH cleared AS (
-          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'value',
-            updated_at = now()
-          FROM unnest(${column(list, (x) => x.deviceId)}::bigint[], ${column(list, (x) => x.rule)}::text[]) AS k(device_id, kind)
-          WHERE a.device_id = k.device_id AND a.kind = k.kind AND a.is_active
-          RETURNING a.*
-        ), dropped AS (
-          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM cleared)
-        ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT c.account_id, NULL, 'alert-logs', 'clear', c.id, NULL,
-            jsonb_build_object('state', c.state, 'clearReason', c.clear_reason)
-          FROM cleared c
-        )
-        SELECT * FROM cleared`),
+    return clearAlarms(
+      this.options.db,
+      {
+        from: sql`unnest(${column(list, (x) => x.deviceId)}::bigint[], ${column(list, (x) => x.rule)}::text[]) AS k(device_id, kind)`,
+        where: sql`a.device_id = k.device_id AND a.kind = k.kind`,
+      },
+      { reason: 'value' },
     );
   }
 

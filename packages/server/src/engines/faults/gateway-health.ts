@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.ts';
 import { translator } from '../../i18n/translate.ts';
 import { column } from '../../ingest/array-codec.ts';
 import { eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
+import { clearRecovered, logRaised, startTimers } from '../alarms/alarm-transitions.ts';
 import { DEFAULT_SILENCE_MINUTES, MISSED_REPORTS } from '../connection-watcher.ts';
 
 /** Luminaires named in an alarm's message; the details keep up to LISTED_DEVICES. */
@@ -26,25 +27,9 @@ export class GatewayHealth {
   ) {}
 
   /** Clears the alarms of gateways heard since they were raised; resolves with the cleared rows. */
-  async recovered(): Promise<Record<string, unknown>[]> {
-    return rowsOf(
-      await this.db.execute(sql`
-        WITH recovered AS (
-          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'recovery',
-            updated_at = now()
-          FROM gateways g
-          WHERE a.kind = 'gatewayLoss' AND a.is_active AND g.id = a.gateway_id AND g.last_seen_at > a.date_time
-          RETURNING a.*
-        ), dropped AS (
-          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM recovered)
-        ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'clear', r.id, NULL,
-            jsonb_build_object('state', r.state, 'clearReason', r.clear_reason)
-          FROM recovered r
-        )
-        SELECT * FROM recovered`),
-    );
+  recovered(): Promise<Record<string, unknown>[]> {
+    const heard = { from: sql`gateways g`, where: sql`g.id = a.gateway_id`, at: sql`g.last_seen_at` };
+    return clearRecovered(this.db, 'gatewayLoss', heard);
   }
 
   /** Raises the alarms of gateways silent past their threshold; resolves with the raised rows. */
@@ -89,6 +74,7 @@ export class GatewayHealth {
       };
     });
     const e = sql.raw('e');
+    const raised = sql.raw('raised');
     return rowsOf(
       await this.db.execute(sql`
         WITH input AS (
@@ -104,13 +90,9 @@ export class GatewayHealth {
           ON CONFLICT DO NOTHING
           RETURNING *
         ), timers AS (
-          INSERT INTO alarm_timers (account_id, alert_log_id, alert_event_id, due_at)
-          SELECT r.account_id, r.id, e.id, now()
-          FROM raised r JOIN alert_events e ON ${eventMatch(e, sql.raw('r.account_id'), sql`NULL::bigint`, sql`NULL::bigint`)}
-          ON CONFLICT DO NOTHING
+          ${startTimers(raised, eventMatch(e, sql.raw('r.account_id'), sql`NULL::bigint`, sql`NULL::bigint`))}
         ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+          ${logRaised(raised)}
         )
         SELECT * FROM raised`),
     );

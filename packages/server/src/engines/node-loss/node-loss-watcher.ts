@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.ts';
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+import { rowsOf } from '../alarms/alarm-rows.ts';
+import { clearRecovered, logRaised } from '../alarms/alarm-transitions.ts';
 
 /**
  * Node loss (DEVICES.md "Alarms"): a device silent past its active node-loss setting's heartbeat
@@ -23,25 +23,13 @@ export class NodeLossWatcher {
    * the ingest's worker clears them at once when it knows of the alarm; this catches the ones raised
    * by another worker. Resolves with the cleared rows.
    */
-  async recovered(): Promise<Record<string, unknown>[]> {
-    return rowsOf(
-      await this.db.execute(sql`
-        WITH recovered AS (
-          UPDATE alert_logs a SET is_active = false, state = 'cleared', cleared_at = now(), clear_reason = 'recovery',
-            updated_at = now()
-          FROM device_connection_status s
-          WHERE a.kind = 'nodeLoss' AND a.is_active AND s.device_id = a.device_id AND s.date_time > a.date_time
-          RETURNING a.*
-        ), dropped AS (
-          DELETE FROM alarm_timers WHERE alert_log_id IN (SELECT id FROM recovered)
-        ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'clear', r.id, NULL,
-            jsonb_build_object('state', r.state, 'clearReason', r.clear_reason)
-          FROM recovered r
-        )
-        SELECT * FROM recovered`),
-    );
+  recovered(): Promise<Record<string, unknown>[]> {
+    const heard = {
+      from: sql`device_connection_status s`,
+      where: sql`s.device_id = a.device_id`,
+      at: sql`s.date_time`,
+    };
+    return clearRecovered(this.db, 'nodeLoss', heard);
   }
 
   /** Raises the node-loss alarms now due; resolves with the raised rows. */
@@ -68,8 +56,7 @@ export class NodeLossWatcher {
           SELECT account_id, id, now() FROM raised
           ON CONFLICT DO NOTHING
         ), logged AS (
-          INSERT INTO transaction_logs (account_id, user_id, resource, action, record_id, before, after)
-          SELECT r.account_id, NULL, 'alert-logs', 'raise', r.id, NULL, to_jsonb(r) FROM raised r
+          ${logRaised(sql.raw('raised'))}
         )
         SELECT * FROM raised`),
     );

@@ -62,6 +62,9 @@ export function StateBadge({ row }: { row: Row }) {
   );
 }
 
+/** A time as the alarm screens show it (date and time to the second, the user's locale), or '–'. */
+export const when = (value: unknown) => (value ? dayjs(String(value)).format('L LTS') : '–');
+
 export function formatValue(row: Row, format: Formatter = formatter('en')): string {
   if (row.value === null || row.value === undefined) return '–';
   const unit = typeof row.unit === 'string' ? row.unit : undefined;
@@ -113,7 +116,7 @@ export function useAlarmColumns(
       </Tooltip>
     );
   };
-  const time = (r: Row) => (r.dateTime ? dayjs(String(r.dateTime)).format('L LTS') : '–');
+  const time = (r: Row) => when(r.dateTime);
   const level: ColumnsType<Row>[number] = {
     key: 'alertLevel',
     title: labels.field('alertLevel'),

@@ -1,8 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { getResource } from '@lampyr/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Flex, Popconfirm, Select, Tooltip, Typography, theme } from 'antd';
-import dayjs from 'dayjs';
+import { App, Badge, Button, Card, Flex, Popconfirm, Select, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
@@ -11,10 +10,11 @@ import { resendNotifications } from '../../lib/alarm-api.ts';
 import { HttpError } from '../../lib/api-errors.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { keys } from '../../lib/query-keys.ts';
-import type { ListParams, Row } from '../../lib/resource-api.ts';
+import type { ListParams } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
+import { when } from './alarm-columns.tsx';
+import { AlarmListTable } from './alarm-list-table.tsx';
 import { usePaging } from './use-paging.ts';
 
 const NOTIFICATIONS = 'alert-notification-list';
@@ -39,8 +39,6 @@ export function StatusTag({ status }: { status: unknown }) {
     />
   );
 }
-
-const when = (value: unknown) => (value ? dayjs(String(value)).format('L LTS') : '–');
 
 /**
  * The notification list: every message sent or being sent for alarms, with its delivery (status,
@@ -124,18 +122,12 @@ export default function NotificationListPage() {
           </Button>,
         )}
       </Flex>
-      {list.isError && (
-        <Typography.Paragraph type="danger" role="alert">
-          {errorMessage(list.error, t)}
-        </Typography.Paragraph>
-      )}
-      <ScrollTable<Row>
-        rowKey="id"
-        size="small"
-        loading={list.isLoading || list.isFetching}
-        dataSource={rows}
-        locale={{ emptyText: <Empty description={t('alarms.notifications.none')} /> }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (next) => setSelected(next as number[]) }}
+      <AlarmListTable
+        list={list}
+        rows={rows}
+        empty={t('alarms.notifications.none')}
+        selected={selected}
+        onSelect={setSelected}
         pagination={pagination(list.data?.totalElements ?? 0)}
         columns={[
           { key: 'dateTime', title: labels.field('dateTime'), width: 170, render: (_v, r) => when(r.dateTime) },

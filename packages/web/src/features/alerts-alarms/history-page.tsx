@@ -1,19 +1,18 @@
 import { ALARM_KINDS, ALARM_STATES, ALERT_LEVELS, type Condition } from '@lampyr/contract';
-import { Button, Card, DatePicker, Empty, Flex, Select, Typography, theme } from 'antd';
+import { Button, Card, DatePicker, Flex, Select, Typography, theme } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { usePagedList } from '../../data/resource-list.ts';
 import { ALARMS } from '../../lib/alarm-cache.ts';
-import { errorMessage } from '../../lib/error-message.ts';
-import type { FilterObject, ListParams, Row } from '../../lib/resource-api.ts';
+import type { FilterObject, ListParams } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { TransferActions } from '../../resources/transfer-actions.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { alarmsResource, useAlarmColumns, useRegionName } from './alarm-columns.tsx';
+import { AlarmListTable } from './alarm-list-table.tsx';
 import { usePaging } from './use-paging.ts';
 
 const DEFAULT_DAYS = 7;
@@ -184,18 +183,11 @@ export default function AlarmHistoryPage() {
           {t('alarms.resetFilters')}
         </Button>
       </Flex>
-      {list.isError && (
-        <Typography.Paragraph type="danger" role="alert">
-          {errorMessage(list.error, t)}
-        </Typography.Paragraph>
-      )}
-      <ScrollTable<Row>
-        rowKey="id"
-        size="small"
-        loading={list.isLoading || list.isFetching}
-        dataSource={rows}
+      <AlarmListTable
+        list={list}
+        rows={rows}
         columns={columns}
-        locale={{ emptyText: <Empty description={t('alarms.noneInRange')} /> }}
+        empty={t('alarms.noneInRange')}
         pagination={pagination(list.data?.totalElements ?? 0, (total) => t('alarms.total', { count: total }))}
       />
     </Card>

@@ -1,5 +1,5 @@
 import { CheckOutlined, ClockCircleOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Card, Empty, Flex, Space, Switch, Tooltip, Typography, theme } from 'antd';
+import { Button, Card, Flex, Space, Switch, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,11 +7,10 @@ import { useAlertToggles } from '../../app/layout/alert-settings.tsx';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { usePagedList } from '../../data/resource-list.ts';
 import { ALARMS, OPEN_STATES } from '../../lib/alarm-cache.ts';
-import { errorMessage } from '../../lib/error-message.ts';
 import type { ListParams, Row } from '../../lib/resource-api.ts';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { LiveBadge } from '../assets-devices/live-badge.tsx';
 import { useAlarmColumns } from './alarm-columns.tsx';
+import { AlarmListTable } from './alarm-list-table.tsx';
 import { useAlarmAction } from './use-alarm-action.tsx';
 import { usePaging } from './use-paging.ts';
 
@@ -120,19 +119,13 @@ export default function RealTimeAlarmsPage() {
           <label htmlFor="desktop-alerts">{t('alarms.prefs.desktop')}</label>
         </Space>
       </Flex>
-      {list.isError && (
-        <Typography.Paragraph type="danger" role="alert">
-          {errorMessage(list.error, t)}
-        </Typography.Paragraph>
-      )}
-      <ScrollTable<Row>
-        rowKey="id"
-        size="small"
-        loading={list.isLoading || list.isFetching}
-        dataSource={rows}
+      <AlarmListTable
+        list={list}
+        rows={rows}
         columns={columns}
-        locale={{ emptyText: <Empty description={t('alarms.noneActive')} /> }}
-        rowSelection={{ selectedRowKeys: chosen, onChange: (next) => setSelected(next as number[]) }}
+        empty={t('alarms.noneActive')}
+        selected={chosen}
+        onSelect={setSelected}
         pagination={pagination(list.data?.totalElements ?? 0, (total) => t('alarms.total', { count: total }))}
       />
       {action.dialog}

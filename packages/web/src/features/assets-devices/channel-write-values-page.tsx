@@ -30,7 +30,6 @@ import {
 } from '../../data/device-data.ts';
 import { useLampStates, useStreets } from '../../data/lamp-states.ts';
 import { usePermissions } from '../../data/permissions.ts';
-import { useReferenceNames } from '../../data/reference-data.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { type Formatter, useFormat } from '../../lib/format.ts';
 import { keys } from '../../lib/query-keys.ts';
@@ -38,8 +37,8 @@ import { listRecords, type Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
 import ResourcePage from '../../resources/resource-page.tsx';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { ConnectionTag } from './connection-tag.tsx';
+import { DeviceSelectionTable } from './device-selection-table.tsx';
 import { LampStateTag } from './lamp-state-tag.tsx';
 import { LiveBadge } from './live-badge.tsx';
 import { type Command, sendCommand } from './send-writes.ts';
@@ -112,7 +111,6 @@ export default function LiveControlPage() {
   const statuses = useConnectionStatus(ids);
   const lampStates = useLampStates(ids);
   const streets = useStreets();
-  const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
 
   const latest = useMemo(() => {
     const codeOf = new Map((templates.data?.content ?? []).map((tpl) => [tpl.id, tpl.channelCode]));
@@ -254,43 +252,17 @@ export default function LiveControlPage() {
             <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
           )}
         </Flex>
-        <ScrollTable<Row>
-          rowKey="id"
-          size="small"
+        <DeviceSelectionTable
+          rows={rows}
+          total={list.data?.totalElements ?? 0}
           loading={list.isFetching}
-          dataSource={rows}
-          rowSelection={{
-            selectedRowKeys: [...selected.keys()],
-            preserveSelectedRowKeys: true,
-            onChange: (_keys, chosen) => {
-              const next = new Map<number, Row>();
-              for (const key of _keys) {
-                const row = chosen.find((r) => r?.id === key) ?? selected.get(Number(key));
-                if (row) next.set(row.id, row);
-              }
-              setSelected(next);
-            },
-          }}
-          pagination={{
-            current: page,
-            pageSize: PAGE_SIZE,
-            total: list.data?.totalElements ?? 0,
-            showSizeChanger: false,
-            onChange: setPage,
-          }}
-          columns={[
-            { key: 'name', dataIndex: 'name', title: labels.field('name') },
-            { key: 'street', dataIndex: 'street', title: labels.field('street'), render: (v) => v || '–' },
-            {
-              key: 'model',
-              title: labels.field('deviceTypeModelId'),
-              render: (_v, r) => names.get('device-models')?.get(r.deviceTypeModelId as number) ?? '–',
-            },
-            {
-              key: 'region',
-              title: labels.field('regionId'),
-              render: (_v, r) => names.get('regions')?.get(r.regionId as number) ?? '–',
-            },
+          page={page}
+          pageSize={PAGE_SIZE}
+          onPage={setPage}
+          selected={selected}
+          onSelect={setSelected}
+          beside={[{ key: 'street', dataIndex: 'street', title: labels.field('street'), render: (v) => v || '–' }]}
+          after={[
             {
               key: 'connection',
               title: t('device.status'),

@@ -6,14 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { useList, useRecord } from '../../data/device-data.ts';
-import { useReferenceNames } from '../../data/reference-data.ts';
 import { request } from '../../lib/api-client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import type { Row } from '../../lib/resource-api.ts';
 import { useResourceLabels } from '../../resources/labels.ts';
 import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
 import { type Batch, DeployProgress } from './deploy-progress.tsx';
+import { DeviceSelectionTable } from './device-selection-table.tsx';
 import { LiveBadge } from './live-badge.tsx';
 
 const devicesResource = getResource('devices');
@@ -72,7 +71,6 @@ export function DeviceActions({ slug }: { slug: string }) {
     pageable: { page, size: PAGE_SIZE, sort: ['name,asc'] },
   });
   const rows = list.data?.content ?? [];
-  const names = useReferenceNames(devicesResource, rows, ['deviceTypeModelId', 'regionId']);
   const send = async (deviceIds: number[]) => {
     setSending(true);
     try {
@@ -125,44 +123,16 @@ export function DeviceActions({ slug }: { slug: string }) {
             <Button onClick={() => setSelected(new Map())}>{t('liveControl.clearSelection')}</Button>
           )}
         </Flex>
-        <ScrollTable<Row>
-          rowKey="id"
-          size="small"
+        <DeviceSelectionTable
+          rows={rows}
+          total={list.data?.totalElements ?? 0}
           loading={list.isFetching}
-          dataSource={rows}
-          rowSelection={{
-            selectedRowKeys: [...selected.keys()],
-            preserveSelectedRowKeys: true,
-            onChange: (ids, chosen) => {
-              const next = new Map<number, Row>();
-              for (const id of ids) {
-                const row = chosen.find((r) => r?.id === id) ?? selected.get(Number(id));
-                if (row) next.set(row.id, row);
-              }
-              setSelected(next);
-            },
-          }}
-          pagination={{
-            current: page,
-            pageSize: PAGE_SIZE,
-            total: list.data?.totalElements ?? 0,
-            showSizeChanger: false,
-            onChange: setPage,
-          }}
-          columns={[
-            { key: 'name', dataIndex: 'name', title: labels.field('name') },
-            { key: 'devEui', dataIndex: 'devEui', title: labels.field('devEui'), render: (v) => v ?? '–' },
-            {
-              key: 'model',
-              title: labels.field('deviceTypeModelId'),
-              render: (_v, r) => names.get('device-models')?.get(r.deviceTypeModelId as number) ?? '–',
-            },
-            {
-              key: 'region',
-              title: labels.field('regionId'),
-              render: (_v, r) => names.get('regions')?.get(r.regionId as number) ?? '–',
-            },
-          ]}
+          page={page}
+          pageSize={PAGE_SIZE}
+          onPage={setPage}
+          selected={selected}
+          onSelect={setSelected}
+          beside={[{ key: 'devEui', dataIndex: 'devEui', title: labels.field('devEui'), render: (v) => v ?? '–' }]}
         />
         <Flex align="center" gap={token.marginSM} wrap style={{ marginTop: token.margin }}>
           <Typography.Text strong data-testid="selection-count">

@@ -1,21 +1,18 @@
 import type { AlarmReportRequest, AlarmReportRow } from '@lampyr/contract';
-import { Alert, Card, DatePicker, Flex, Select, Statistic, theme } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { Card, Flex, Select, theme } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
 import { BarChart } from '../../charts/bar-chart.tsx';
-import { useAlarmReport } from '../../data/reports.ts';
-import { errorMessage } from '../../lib/error-message.ts';
-import { ReferenceSelect } from '../../resources/reference-select.tsx';
-import { ScrollTable } from '../../resources/scroll-table.tsx';
+import { figureColumn, ReportBody, ReportFigures, ReportTable, useReportFormats } from './report-figures.tsx';
+import { ReportFilters, ReportReferenceFilter, ReportRegionFilter } from './report-filters.tsx';
 import { ReportToolbar } from './report-toolbar.tsx';
+import { useReportPage } from './use-report-page.ts';
 
 type GroupBy = NonNullable<AlarmReportRequest['groupBy']>;
 type Level = NonNullable<AlarmReportRequest['level']>;
 const GROUPS: GroupBy[] = ['level', 'device', 'region', 'day'];
 const LEVELS: Level[] = ['high', 'medium', 'low'];
-const PAGE_SIZE = 20;
 
 /**
  * Reports → Alarm Reports: the alarms raised over a period by level, device, region or day, how
@@ -23,156 +20,78 @@ const PAGE_SIZE = 20;
  */
 export default function AlarmReportPage() {
   const { t, i18n } = useTranslation();
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(29, 'day'), dayjs()]);
-  const [groupBy, setGroupBy] = useState<GroupBy>('level');
-  const [level, setLevel] = useState<Level | null>(null);
-  const [regionId, setRegionId] = useState<number | null>(null);
-  const [deviceId, setDeviceId] = useState<number | null>(null);
-  const [page, setPage] = useState(0);
-  const body: AlarmReportRequest = {
-    from: range[0].format('YYYY-MM-DD'),
-    to: range[1].format('YYYY-MM-DD'),
-    groupBy,
-    ...(level ? { level } : {}),
-    ...(regionId ? { regionId } : {}),
-    ...(deviceId ? { deviceId } : {}),
-    page,
-    size: PAGE_SIZE,
-  };
-  const report = useAlarmReport(body);
+  const state = useReportPage('alarms', 'level');
+  const { groupBy, filters, setFilter, data, report } = state;
   const { token } = theme.useToken();
-  const data = report.data;
-  const integer = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
+  const { integer, count } = useReportFormats();
   const minutes = useMemo(
     () => new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'minute', maximumFractionDigits: 1 }),
     [i18n.language],
   );
   const duration = (v: number | null | undefined) => (v === null || v === undefined ? '—' : minutes.format(v));
-  const count = (v: number | null | undefined) => (v === null || v === undefined ? '—' : integer.format(v));
   const label = (row: AlarmReportRow) => {
     if (!row.label) return t('common:reports.none');
     if (groupBy === 'level') return t(`common:reports.level.${row.key}`, { defaultValue: row.label });
     return row.label;
   };
-  const reset = () => setPage(0);
 
+  const c = (key: string) => t(`common:reports.columns.${key}`);
+  const column = figureColumn<AlarmReportRow>;
   const columns = [
     {
       title: t(`common:reports.groupBy.alarms.${groupBy}`),
       key: 'label',
       render: (_: unknown, r: AlarmReportRow) => label(r),
     },
-    { title: t('common:reports.columns.raised'), dataIndex: 'raised', align: 'right' as const, render: count },
-    { title: t('common:reports.columns.active'), dataIndex: 'active', align: 'right' as const, render: count },
-    {
-      title: t('common:reports.columns.acknowledged'),
-      dataIndex: 'acknowledged',
-      align: 'right' as const,
-      render: count,
-    },
-    { title: t('common:reports.columns.cleared'), dataIndex: 'cleared', align: 'right' as const, render: count },
-    { title: t('reports.mtta'), dataIndex: 'mttaMinutes', align: 'right' as const, render: duration },
-    { title: t('reports.mttc'), dataIndex: 'mttcMinutes', align: 'right' as const, render: duration },
+    column('raised', c('raised'), count),
+    column('active', c('active'), count),
+    column('acknowledged', c('acknowledged'), count),
+    column('cleared', c('cleared'), count),
+    column('mttaMinutes', t('reports.mtta'), duration),
+    column('mttcMinutes', t('reports.mttc'), duration),
   ];
 
   return (
     <Flex vertical gap={16}>
       <ScreenTitle title={t('reports.alarmsTitle')}>
-        <ReportToolbar kind="alarms" request={body} disabled={!data || report.isError} />
+        <ReportToolbar kind="alarms" request={state.body} disabled={!data || report.isError} />
       </ScreenTitle>
-      <Flex wrap gap={8} align="center">
-        <DatePicker.RangePicker
-          aria-label={t('savings.period')}
-          value={range}
-          allowClear={false}
-          disabledDate={(d) => d.isAfter(dayjs(), 'day')}
-          presets={[
-            { label: t('reports.presets.week'), value: [dayjs().subtract(6, 'day'), dayjs()] },
-            { label: t('reports.presets.month'), value: [dayjs().subtract(29, 'day'), dayjs()] },
-            { label: t('reports.presets.year'), value: [dayjs().subtract(364, 'day'), dayjs()] },
-          ]}
-          onChange={(next) => {
-            if (next?.[0] && next[1]) {
-              setRange([next[0], next[1]]);
-              reset();
-            }
-          }}
-        />
-        <Select<GroupBy>
-          aria-label={t('savings.groupByLabel')}
-          value={groupBy}
-          style={{ minWidth: 150 }}
-          options={GROUPS.map((g) => ({ value: g, label: t(`common:reports.groupBy.alarms.${g}`) }))}
-          onChange={(g) => {
-            setGroupBy(g);
-            reset();
-          }}
-        />
+      <ReportFilters
+        state={state}
+        periodLabel={t('savings.period')}
+        groups={GROUPS}
+        groupLabel={(g) => t(`common:reports.groupBy.alarms.${g}`)}
+      >
         <Select<Level | 'all'>
           aria-label={t('reports.level')}
-          value={level ?? 'all'}
+          value={filters.level ?? 'all'}
           style={{ minWidth: 130 }}
           options={[
             { value: 'all', label: t('reports.allLevels') },
             ...LEVELS.map((l) => ({ value: l, label: t(`common:reports.level.${l}`) })),
           ]}
-          onChange={(l) => {
-            setLevel(l === 'all' ? null : l);
-            reset();
-          }}
+          onChange={(l) => setFilter('level', l === 'all' ? undefined : l)}
         />
-        <div style={{ minWidth: 180 }}>
-          <ReferenceSelect
-            prefix="regions"
-            value={regionId}
-            placeholder={t('savings.allRegions')}
-            aria-label={t('savings.allRegions')}
-            onChange={(id) => {
-              setRegionId(typeof id === 'number' ? id : null);
-              reset();
-            }}
-          />
-        </div>
-        <div style={{ minWidth: 200 }}>
-          <ReferenceSelect
-            prefix="devices"
-            value={deviceId}
-            placeholder={t('reports.allDevices')}
-            aria-label={t('reports.allDevices')}
-            onChange={(id) => {
-              setDeviceId(typeof id === 'number' ? id : null);
-              reset();
-            }}
-          />
-        </div>
-      </Flex>
-      {report.isError && <Alert type="error" showIcon message={errorMessage(report.error, t)} />}
-      <Flex wrap gap={16}>
-        <Card size="small" style={{ flex: '1 1 160px' }}>
-          <Statistic
-            title={t('common:reports.columns.raised')}
-            value={count(data?.totals.raised)}
-            loading={report.isPending}
-          />
-        </Card>
-        <Card size="small" style={{ flex: '1 1 160px' }}>
-          <Statistic
-            title={t('common:reports.columns.active')}
-            value={count(data?.totals.active)}
-            loading={report.isPending}
-          />
-        </Card>
-        <Card size="small" style={{ flex: '1 1 160px' }}>
-          <Statistic title={t('reports.mtta')} value={duration(data?.totals.mttaMinutes)} loading={report.isPending} />
-        </Card>
-        <Card size="small" style={{ flex: '1 1 160px' }}>
-          <Statistic title={t('reports.mttc')} value={duration(data?.totals.mttcMinutes)} loading={report.isPending} />
-        </Card>
-      </Flex>
-      {data && data.totals.raised === 0 ? (
-        <Alert type="info" showIcon message={t('reports.noAlarms')} />
-      ) : (
-        data && (
+        <ReportRegionFilter state={state} />
+        <ReportReferenceFilter
+          prefix="devices"
+          label={t('reports.allDevices')}
+          width={200}
+          value={filters.deviceId}
+          onChange={(id) => setFilter('deviceId', id)}
+        />
+      </ReportFilters>
+      <ReportFigures
+        state={state}
+        figures={[
+          { key: 'raised', title: c('raised'), value: count(data?.totals.raised) },
+          { key: 'active', title: c('active'), value: count(data?.totals.active) },
+          { key: 'mtta', title: t('reports.mtta'), value: duration(data?.totals.mttaMinutes) },
+          { key: 'mttc', title: t('reports.mttc'), value: duration(data?.totals.mttcMinutes) },
+        ]}
+      />
+      <ReportBody state={state} isEmpty={(d) => d.totals.raised === 0} empty={t('reports.noAlarms')}>
+        {(data) => (
           <>
             <Card size="small" title={t(data.bucket === 'day' ? 'reports.alarmsByDay' : 'reports.alarmsByMonth')}>
               <BarChart
@@ -188,24 +107,10 @@ export default function AlarmReportPage() {
                 }))}
               />
             </Card>
-            <ScrollTable<AlarmReportRow>
-              rowKey="key"
-              size="small"
-              scroll={{ x: 'max-content' }}
-              loading={report.isFetching}
-              columns={columns}
-              dataSource={data.rows}
-              pagination={{
-                current: page + 1,
-                pageSize: PAGE_SIZE,
-                total: data.totalRows,
-                showSizeChanger: false,
-                onChange: (p) => setPage(p - 1),
-              }}
-            />
+            <ReportTable state={state} columns={columns} rows={data.rows} total={data.totalRows} />
           </>
-        )
-      )}
+        )}
+      </ReportBody>
     </Flex>
   );
 }

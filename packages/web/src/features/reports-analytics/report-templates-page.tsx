@@ -1,27 +1,14 @@
 import { REPORT_FORMATS, type ReportFormat, type ReportSchedule, type ReportTemplate } from '@lampyr/contract';
-import {
-  Alert,
-  App,
-  Button,
-  DatePicker,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, DatePicker, Flex, Modal, Popconfirm, Select, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../app/layout/screen-title.tsx';
-import { useDeleteReportTemplate, useReportTemplates, useSaveReportTemplate } from '../../data/reports.ts';
+import { useDeleteReportTemplate, useReportTemplates } from '../../data/reports.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { downloadTemplate } from '../../lib/report-api.ts';
 import { ScrollTable } from '../../resources/scroll-table.tsx';
+import { TemplateModal } from './template-modal.tsx';
 
 /**
  * Reports → Report Templates: the reports saved from the report screens (kind, filters, columns),
@@ -113,7 +100,14 @@ export default function ReportTemplatesPage() {
         pagination={false}
       />
       {running && <RunModal template={running} onClose={() => setRunning(null)} />}
-      {editing && <EditModal template={editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <TemplateModal
+          kind={editing.kind}
+          filters={editing.filters}
+          template={editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </Flex>
   );
 }
@@ -169,95 +163,6 @@ function RunModal({ template, onClose }: { template: ReportTemplate; onClose: ()
           options={REPORT_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))}
         />
       </Flex>
-    </Modal>
-  );
-}
-
-interface EditForm {
-  name: string;
-  format: ReportFormat;
-  schedule: ReportSchedule;
-  recipients: string;
-}
-
-function EditModal({ template, onClose }: { template: ReportTemplate; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const save = useSaveReportTemplate();
-  const [form] = Form.useForm<EditForm>();
-  const schedule = Form.useWatch('schedule', form);
-  const submit = async (values: EditForm) => {
-    try {
-      await save.mutateAsync({
-        id: template.id,
-        input: {
-          name: values.name,
-          kind: template.kind,
-          filters: template.filters,
-          ...(template.columns ? { columns: template.columns } : {}),
-          format: values.format,
-          schedule: values.schedule,
-          recipients: values.recipients ?? '',
-          language: i18n.language === 'tr' ? 'tr' : 'en',
-        },
-      });
-      message.success(t('reports.templateSaved', { name: values.name }));
-      onClose();
-    } catch (error) {
-      message.error(errorMessage(error, t));
-    }
-  };
-  return (
-    <Modal
-      open
-      title={t('reports.editTitle', { name: template.name })}
-      okText={t('reports.save')}
-      cancelText={t('reports.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <Form<EditForm>
-        form={form}
-        layout="vertical"
-        initialValues={{
-          name: template.name,
-          format: template.format,
-          schedule: template.schedule,
-          recipients: template.recipients,
-        }}
-        onFinish={submit}
-      >
-        <Form.Item
-          name="name"
-          label={t('reports.templateName')}
-          rules={[{ required: true, whitespace: true, max: 120 }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="format" label={t('reports.format')}>
-          <Select options={REPORT_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} />
-        </Form.Item>
-        <Form.Item name="schedule" label={t('reports.schedule')}>
-          <Select
-            options={(['none', 'weekly', 'monthly'] as const).map((s) => ({
-              value: s,
-              label: t(`reports.schedules.${s}`),
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="recipients"
-          label={t('reports.recipients')}
-          extra={t('reports.recipientsHint')}
-          rules={[
-            { required: schedule !== undefined && schedule !== 'none', message: t('reports.recipientsRequired') },
-          ]}
-        >
-          <Input.TextArea rows={2} />
-        </Form.Item>
-      </Form>
     </Modal>
   );
 }

@@ -1,10 +1,10 @@
-import { REPORT_FORMATS, type ReportFormat, type ReportKind, type ReportSchedule } from '@lampyr/contract';
-import { App, Button, Form, Input, Modal, Select, Space } from 'antd';
+import { REPORT_FORMATS, type ReportFormat, type ReportKind } from '@lampyr/contract';
+import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSaveReportTemplate } from '../../data/reports.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { downloadReport } from '../../lib/report-api.ts';
+import { TemplateModal } from './template-modal.tsx';
 
 /**
  * A report's export (CSV, XLSX, PDF of the whole report, labels in the user's language) and its
@@ -25,6 +25,8 @@ export function ReportToolbar({
   const [busy, setBusy] = useState<ReportFormat | null>(null);
   const [saving, setSaving] = useState(false);
   const { page: _page, size: _size, ...whole } = request;
+  // A template keeps the filters; the period is given when it runs.
+  const { from: _from, to: _to, ...filters } = whole;
 
   const download = async (format: ReportFormat) => {
     setBusy(format);
@@ -53,100 +55,7 @@ export function ReportToolbar({
       <Button onClick={() => setSaving(true)} disabled={disabled}>
         {t('reports.saveTemplate')}
       </Button>
-      {saving && <SaveTemplateModal kind={kind} filters={whole} onClose={() => setSaving(false)} />}
+      {saving && <TemplateModal kind={kind} filters={filters} onClose={() => setSaving(false)} />}
     </Space>
-  );
-}
-
-interface TemplateForm {
-  name: string;
-  format: ReportFormat;
-  schedule: ReportSchedule;
-  recipients: string;
-}
-
-function SaveTemplateModal({
-  kind,
-  filters,
-  onClose,
-}: {
-  kind: ReportKind;
-  filters: Record<string, unknown>;
-  onClose: () => void;
-}) {
-  const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const save = useSaveReportTemplate();
-  const [form] = Form.useForm<TemplateForm>();
-  const schedule = Form.useWatch('schedule', form);
-  const { from: _from, to: _to, ...kept } = filters;
-
-  const submit = async (values: TemplateForm) => {
-    try {
-      await save.mutateAsync({
-        input: {
-          name: values.name,
-          kind,
-          filters: kept,
-          format: values.format,
-          schedule: values.schedule,
-          recipients: values.recipients ?? '',
-          language: i18n.language === 'tr' ? 'tr' : 'en',
-        },
-      });
-      message.success(t('reports.templateSaved', { name: values.name }));
-      onClose();
-    } catch (error) {
-      message.error(errorMessage(error, t));
-    }
-  };
-
-  return (
-    <Modal
-      open
-      title={t('reports.saveTemplate')}
-      okText={t('reports.save')}
-      cancelText={t('reports.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <Form<TemplateForm>
-        form={form}
-        layout="vertical"
-        initialValues={{ format: 'pdf', schedule: 'none', recipients: '' }}
-        onFinish={submit}
-      >
-        <Form.Item
-          name="name"
-          label={t('reports.templateName')}
-          rules={[{ required: true, whitespace: true, max: 120 }]}
-        >
-          <Input autoFocus />
-        </Form.Item>
-        <Form.Item name="format" label={t('reports.format')}>
-          <Select options={REPORT_FORMATS.map((f) => ({ value: f, label: f.toUpperCase() }))} />
-        </Form.Item>
-        <Form.Item name="schedule" label={t('reports.schedule')}>
-          <Select
-            options={(['none', 'weekly', 'monthly'] as const).map((s) => ({
-              value: s,
-              label: t(`reports.schedules.${s}`),
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="recipients"
-          label={t('reports.recipients')}
-          extra={t('reports.recipientsHint')}
-          rules={[
-            { required: schedule !== undefined && schedule !== 'none', message: t('reports.recipientsRequired') },
-          ]}
-        >
-          <Input.TextArea rows={2} placeholder="ops@example.com, chief@example.com" />
-        </Form.Item>
-      </Form>
-    </Modal>
   );
 }
