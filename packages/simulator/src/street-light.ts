@@ -57,6 +57,11 @@ export class StreetLight {
   controller = new Controller();
   /** When it last sent a config report (it sends one a day). */
   lastConfigReportAt: number;
+  /**
+   * Where its pole stands, whose sky its photocell sees; unset, its program's place, else where it
+   * was provisioned. A deployed program does not move the pole.
+   */
+  pole?: { lat: number; lon: number };
   private lastAt: number;
 
   constructor(
@@ -119,8 +124,8 @@ export class StreetLight {
     // A driver with a worn input capacitor draws far more current than its real power needs.
     const powerFactor = this.faults.has('low_power_factor') ? 0.5 : 0.97;
     this.energyKwh += (power * hours) / 1000;
-    // The photocell sees the sky over the controller's own place (its program's, else where it was provisioned).
-    const place = this.controller.program.location ?? PROVISIONED_PLACE;
+    // The photocell sees the sky over its pole (else its program's place, else where it was provisioned).
+    const place = this.pole ?? this.controller.program.location ?? PROVISIONED_PLACE;
     const sky = ambientLux(getPosition(new Date(now), place.lat, place.lon).altitude);
     const lux = this.faults.has('dark_sky') ? Math.min(sky, 3 + this.random() * 12) : sky * (1 + noise(0.1));
     const values: Record<string, number> = {
