@@ -23,15 +23,15 @@ export type Fault = (typeof FAULTS)[number];
 export const isFault = (value: unknown): value is Fault => (FAULTS as readonly unknown[]).includes(value);
 
 /**
- * Ambient light (lx) for the sun's altitude (radians): about 3 lx in the night, through civil
- * twilight (−6°) up to ~400 lx at sunrise, then daylight rising with the sun's height (~100 klx
- * at the zenith). Rough, but with the right shape for a photocell: dark at night, bright by day.
+ * Ambient light (lx) for the sun's altitude in degrees (as suncalc 2 gives it): about 3 lx in the
+ * night, through civil twilight (−6°) up to ~400 lx at sunrise, then daylight rising with the sun's
+ * height (~100 klx at the zenith). Rough, but with the right shape for a photocell: dark at night,
+ * bright by day.
  */
-export function ambientLux(altitude: number): number {
-  const degrees = (altitude * 180) / Math.PI;
+export function ambientLux(degrees: number): number {
   if (degrees <= -6) return 3;
   if (degrees <= 0) return 3 + ((degrees + 6) / 6) * 397;
-  return 400 + 100_000 * Math.sin(altitude);
+  return 400 + 100_000 * Math.sin((degrees * Math.PI) / 180);
 }
 
 /** Rated power of the simulated luminaires (W at dim 100). */
