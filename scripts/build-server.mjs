@@ -39,4 +39,6 @@ await build({
 });
 // connect.ts finds its migrations next to itself (`./migrations` of the module's URL).
 cpSync(join(server, 'src/db/migrations'), join(out, 'migrations'), { recursive: true });
+// The embedded database's thread is loaded from a file of its own (pglite-thread.ts), beside it too.
+cpSync(join(server, 'src/db/pglite-thread-worker.js'), join(out, 'pglite-thread-worker.js'));
 process.stdout.write(`built ${join(out, 'main.js')}\n`);

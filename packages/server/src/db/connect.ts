@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -68,10 +69,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     target = join(options.dataDir, 'pglite');
     mkdirSync(target, { recursive: true });
   }
-  // PGlite runs in this process, one session, no network: no pool to lose, no prepared names.
+  // PGlite runs in a thread of this process, one session, no network: no pool to lose, no prepared names.
   if (target !== 'memory://' && !existsSync(join(target, 'PG_VERSION'))) await createPgliteDirectory(target);
-  const client = await PGlite.create(target, { startParams: PGLITE_START_PARAMS });
-  const db = drizzlePglite({ client, schema, casing: 'snake_case' });
+  const client = await PgliteThread.open(target, PGLITE_START_PARAMS);
+  // Drizzle's driver calls only what PgliteThread offers (query, exec, transaction).
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema, casing: 'snake_case' });
   const before = await appliedMigrations(client);
   await migratePglite(db, { migrationsFolder });
   const migrated = (await appliedMigrations(client)) - before;
