@@ -7,9 +7,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PGLITE_START_PARAMS } from '../src/db/connect.ts';
 import { PgliteThread } from '../src/db/pglite-thread.ts';
