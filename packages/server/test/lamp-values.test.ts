@@ -207,6 +207,7 @@ describe('device_lamp_values', () => {
     // The spare output becomes the dimmer: its newer reading is the dim level now.
     await recode(spare, 'dim');
     expect(await lampRow(id)).toMatchObject({ lamp: 1, lamp_at: at(40), dim: 30, dim_at: at(45) });
+    expect((await lampStates(t.database.db, sql`devices.id = ${id}`))[0]).toMatchObject({ dim: 30, state: 'dimmed' });
 
     // Back to a code of no interest: the first dimmer's reading again.
     await recode(spare, 'spare');
