@@ -73,6 +73,18 @@ describe('the demo history', () => {
     );
   });
 
+  it('leaves each light’s last lamp, dim and power reports in its lamp values row, for the map', async () => {
+    const kept = await one<{ lights: number; differing: number }>(sql`
+      SELECT count(DISTINCT v.device_id)::int AS lights,
+             count(*) FILTER (WHERE (v.value, v.date_time) IS DISTINCT FROM (
+               CASE c.channel_code WHEN 'lamp' THEN l.lamp WHEN 'dim' THEN l.dim ELSE l.power END,
+               CASE c.channel_code WHEN 'lamp' THEN l.lamp_at WHEN 'dim' THEN l.dim_at ELSE l.power_at END))::int AS differing
+      FROM channel_values v JOIN device_channel_templates c ON c.id = v.device_channel_template_id
+      LEFT JOIN device_lamp_values l ON l.device_id = v.device_id
+      WHERE v.account_id = ${kadikoy} AND v.sub_channel = 0 AND c.channel_code IN ('lamp', 'dim', 'power')`);
+    expect(kept).toEqual({ lights: 205, differing: 0 });
+  });
+
   it('follows the schedule: on from sunset, 50 % after midnight, off by day', async () => {
     // Readings of healthy lights by the sun times of Kadıköy (local clock, Europe/Istanbul).
     const faulty = [await light(42), await light(131), await light(163), await light(15)];

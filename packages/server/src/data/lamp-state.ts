@@ -11,9 +11,10 @@ const SILENCE_KINDS = sql`('nodeLoss', 'gatewayLoss')`;
  * The lamp state of every device `scope` (an account scope over `devices`) and `where` select, as
  * a query with one row per device: `device_id, street, lamp, dim, power, power_device, state`. The
  * one definition of LAMP_STATES (contract lamp-state.ts): every screen, count and filter reads it.
- * The latest lamp, dim and power readings come from `channel_values` (the newest value of each
- * channel), the connection from `device_connection_status`, open faults from active alarms other
- * than silence, open fault reports and the installation status.
+ * The latest lamp, dim and power readings come from `device_lamp_values` (one row per device, kept
+ * from `channel_values` by the database: the newest reading among the device's channels of each
+ * code), the connection from `device_connection_status`, open faults from active alarms other than
+ * silence, open fault reports and the installation status.
  */
 export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
   return sql`
@@ -23,17 +24,6 @@ export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
              coalesce(devices.rated_power, m.rated_power) AS rated
       FROM devices JOIN device_models m ON m.id = devices.device_type_model_id
       WHERE ${scope} AND ${where}
-    ),
-    latest AS (
-      SELECT v.device_id,
-             max(v.value) FILTER (WHERE t.channel_code = 'lamp') AS lamp,
-             max(v.value) FILTER (WHERE t.channel_code = 'dim') AS dim,
-             max(v.value) FILTER (WHERE t.channel_code = 'power') AS power
-      FROM chosen c
-      JOIN channel_values v ON v.device_id = c.id
-      JOIN device_channel_templates t ON t.id = v.device_channel_template_id
-      WHERE v.sub_channel = 0 AND t.channel_code IN ('lamp', 'dim', 'power')
-      GROUP BY v.device_id
     ),
     open_faults AS (
       SELECT a.device_id FROM alert_logs a
@@ -50,7 +40,7 @@ export function lampStateQuery(scope: SQL, where: SQL = sql`true`): SQL {
                   ELSE coalesce(l.dim, 100) END AS level,
              f.device_id IS NOT NULL AS has_fault
       FROM chosen c
-      LEFT JOIN latest l ON l.device_id = c.id
+      LEFT JOIN device_lamp_values l ON l.device_id = c.id
       LEFT JOIN device_connection_status s ON s.device_id = c.id
       -- One row per device: UNION leaves each faulty device once.
       LEFT JOIN open_faults f ON f.device_id = c.id

@@ -3,6 +3,7 @@ export * from './assets.ts';
 export * from './auth.ts';
 export * from './energy.ts';
 export * from './gateways.ts';
+export * from './lamp-values.ts';
 export * from './logs.ts';
 export * from './maintenance.ts';
 export * from './reports.ts';
