@@ -256,4 +256,44 @@ describe('device_lamp_values', () => {
             IS DISTINCT FROM (l.lamp, l.lamp_at, l.dim, l.dim_at, l.power, l.power_at)`);
     expect(disagreeing).toEqual([]);
   });
+
+  it('keeps latest values a deadlocked flush could not write, and writes them on the next', async () => {
+    const device = await light();
+    // The first transaction fails as PostgreSQL fails one of two deadlocked ones; the rest go through.
+    let failures = 0;
+    const db = t.database.db;
+    const deadlocking = new Proxy(db, {
+      get(target, property) {
+        if (property === 'transaction' && failures === 0)
+          return async () => {
+            failures++;
+            throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          };
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const errors: unknown[] = [];
+    const writer = new LatestWriter(deadlocking, (error) => errors.push(error));
+    writer.keep(
+      [
+        {
+          accountId: account,
+          deviceId: device,
+          templateId: channel.power,
+          subChannel: 0,
+          channelCode: 'power',
+          value: 88,
+          status: 'ok',
+          dateTime: at(30),
+          frameKey: 'deadlock',
+        },
+      ],
+      [],
+    );
+    while (writer.pending) await writer.pending;
+    expect(failures).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(await lampRow(device)).toMatchObject({ power: 88, power_at: at(30) });
+  });
 });

@@ -9,7 +9,7 @@ const SILENCE_KINDS = sql`('nodeLoss', 'gatewayLoss')`;
 
 /**
  * The lamp state of every device `scope` (an account scope over `devices`) and `where` select, as
- * a query with one row per device: `device_id, street, lamp, dim, power, power_device, state`. The
+ * a query with one row per device: `device_id, street, latitude, longitude, lamp, dim, power, state`. The
  * one definition of LAMP_STATES (contract lamp-state.ts): every screen, count and filter reads it.
  * The latest lamp, dim and power readings come from `device_lamp_values` (one row per device, kept
  * from `channel_values` by the database: the newest reading among the device's channels of each

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.ts';
 import { column } from './array-codec.ts';
 import type { DeviceSeen, Reading } from './ingest-units.ts';
+import { isTransientError } from './store-errors.ts';
 
 /**
  * The latest-value writer waits this long at least, and ten times as long as its last write took,
@@ -76,6 +77,7 @@ export class LatestWriter {
     this.latestPending.clear();
     this.seenPending.clear();
     const started = performance.now();
+    let failed: { latestRows: Reading[]; seenRows: DeviceSeen[] } | undefined;
     try {
       await this.db.transaction(async (tx) => {
         if (latestRows.length) {
@@ -141,11 +143,17 @@ export class LatestWriter {
       });
     } catch (error) {
       this.onError(error);
+      // The database's condition (a deadlock between two replicas' flushes, a lost connection):
+      // the rows wait for the next flush, merged with anything newer that came meanwhile.
+      if (isTransientError(error)) failed = { latestRows, seenRows };
     } finally {
       const took = performance.now() - started;
       this.delay = Math.min(LATEST_DELAY_MAX_MS, Math.max(LATEST_DELAY_MS, 10 * took));
+      // Tried again after a pause that doubles while the database stays away.
+      if (failed) this.delay = Math.min(LATEST_DELAY_MAX_MS, Math.max(1000, 2 * this.delay));
       this.pending = undefined;
-      if (this.latestPending.size || this.seenPending.size) this.keep([], []);
+      if (failed) this.keep(failed.latestRows, failed.seenRows);
+      else if (this.latestPending.size || this.seenPending.size) this.keep([], []);
     }
   }
 }
