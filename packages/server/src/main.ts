@@ -245,11 +245,14 @@ async function main(): Promise<void> {
 async function demoHistory(database: Database, systemLog: SystemLog, options: DemoHistoryOptions): Promise<void> {
   try {
     const done = await backfillDemoHistory(database.db, options);
-    if (done.readings)
+    if (done.readings) {
       systemLog.info(
         'demo',
         `history of ${done.devices} lights: ${done.readings} readings, ${done.alarms} alarms, ${done.faultReports} fault reports in ${(done.ms / 1000).toFixed(1)} s`,
       );
+      // Millions of readings grew the embedded database's memory; a second's pause gives it back.
+      await database.releaseMemory?.();
+    }
   } catch (error) {
     systemLog.error('demo', error);
   }

@@ -122,6 +122,35 @@ describe.runIf(process.env.LAMPYR_TEST_DB === 'pglite')('PGlite on its own threa
     thread = undefined;
   });
 
+  it('reopens on a new thread: an open transaction ends first, requests meanwhile wait, data stays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lampyr-thread-'));
+    // A data directory as the server makes it (initdb in a child), then opened on a thread.
+    const { openDatabase } = await import('../src/db/connect.ts');
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      const { db } = database;
+      await db.execute(sql`CREATE TABLE kept (id int PRIMARY KEY)`);
+      let finish!: () => void;
+      const release = new Promise<void>((resolve) => (finish = resolve));
+      const transaction = db.transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO kept VALUES (1)`);
+        await release;
+        await tx.execute(sql`INSERT INTO kept VALUES (2)`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const restarted = database.releaseMemory?.();
+      const meanwhile = db.execute(sql`SELECT count(*)::int AS n FROM kept`);
+      finish();
+      await transaction;
+      await restarted;
+      expect(rowsOf(await meanwhile)).toEqual([{ n: 2 }]);
+      await db.execute(sql`INSERT INTO kept VALUES (3)`);
+      expect(rowsOf(await db.execute(sql`SELECT count(*)::int AS n FROM kept`))).toEqual([{ n: 3 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('reports a data directory it cannot open', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'lampyr-thread-')), 'not-a-directory');
     writeFileSync(file, 'x');

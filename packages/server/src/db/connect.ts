@@ -19,6 +19,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** How many migrations this opening applied (0: the schema was up to date). */
   migrated?: number;
+  /**
+   * After a large write (the first start's demo history): gives back the memory it grew. PGlite
+   * reopens its thread (its WebAssembly memory never shrinks otherwise); PostgreSQL has nothing to do.
+   */
+  releaseMemory?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,7 +82,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const before = await appliedMigrations(client);
   await migratePglite(db, { migrationsFolder });
   const migrated = (await appliedMigrations(client)) - before;
-  return { db: db as unknown as Db, kind: 'pglite', migrated, close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    migrated,
+    releaseMemory: () => client.restart(),
+    close: () => client.close(),
+  };
 }
 
 /**
