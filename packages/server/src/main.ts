@@ -252,6 +252,9 @@ async function demoHistory(database: Database, systemLog: SystemLog, options: De
       );
       // Millions of readings grew the embedded database's memory; a second's pause gives it back.
       await database.releaseMemory?.();
+      // And this thread's heap, full of their garbage, which V8 would keep for a long while (`npm
+      // start` exposes gc: measured 453 → 379 MB RSS once collected).
+      (globalThis as { gc?: () => void }).gc?.();
     }
   } catch (error) {
     systemLog.error('demo', error);
