@@ -532,6 +532,7 @@ describe('Lampyr JSON uplinks without a time, delivered again', () => {
     const writer = new BatchWriter(t.database.db, t.live, {
       concurrency: t.database.kind === 'postgres' ? 2 : 1,
       fallbackAccount: () => directory.systemAccount(),
+      transactionWithClient: t.database.transactionWithClient,
     });
     const handler = new UplinkHandler(directory, { storedFrameTime: (f) => writer.storedFrameTime(f) });
     return { writer, handler };

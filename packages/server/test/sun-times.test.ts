@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Place, sunDay } from '../src/engines/sun-times/sun-day.ts';
 import { addDays, localDate, localTime, zonedInstant } from '../src/engines/sun-times/zoned-time.ts';
@@ -100,6 +101,48 @@ describe('polar day and night', () => {
   it('an ordinary day has neither flag', () => {
     expect(sunDay(tromso, '2026-03-21')).toMatchObject({ polarDay: false, polarNight: false });
     expect(sunDay(CITIES.Quito as Place, '2026-06-21')).toMatchObject({ polarDay: false, polarNight: false });
+  });
+});
+
+describe('local dates (cached per zone by day)', () => {
+  // Zones whose clocks change at midnight, forward (the day starts at 01:00) and back (an hour of
+  // the next day shows the day before again), and one at 02:00.
+  const zones = ['America/Santiago', 'America/Havana', 'Asia/Beirut', 'America/Asuncion', 'Europe/Berlin'];
+  const reference = (instant: Date, timeZone: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+
+  it('agree with the runtime for instants walked forward and back across a year of clock changes', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.array(fc.integer({ min: -3 * 3600_000, max: 6 * 3600_000 }), { minLength: 50, maxLength: 400 }),
+        (timeZone, steps) => {
+          let t = Date.UTC(2026, 0, 1);
+          for (const step of steps) {
+            t += step * 20;
+            const instant = new Date(t);
+            expect(localDate(instant, timeZone), `${timeZone} ${instant.toISOString()}`).toBe(
+              reference(instant, timeZone),
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('every minute around midnight changes of clock', () => {
+    for (const [timeZone, from] of [
+      ['America/Santiago', '2026-04-04T23:00:00Z'],
+      ['America/Santiago', '2026-09-06T01:00:00Z'],
+      ['America/Havana', '2026-03-08T03:00:00Z'],
+      ['America/Havana', '2026-11-01T03:00:00Z'],
+    ] as const) {
+      for (let m = 0; m < 6 * 60; m++) {
+        const instant = new Date(Date.parse(from) + m * 60_000);
+        expect(localDate(instant, timeZone), `${timeZone} ${instant.toISOString()}`).toBe(reference(instant, timeZone));
+      }
+    }
   });
 });
 

@@ -24,6 +24,12 @@ export interface Database {
    * reopens its thread (its WebAssembly memory never shrinks otherwise); PostgreSQL has nothing to do.
    */
   releaseMemory?(): Promise<void>;
+  /**
+   * PostgreSQL only: a transaction on a connection of its own, handed with that connection's client
+   * for what Drizzle does not speak (the ingest's `COPY … FROM STDIN`). A connection that failed
+   * is discarded, not returned to the pool.
+   */
+  transactionWithClient?: <T>(work: (tx: Db, client: pg.ClientBase) => Promise<T>) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -161,7 +167,29 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     if (!error) (client as unknown as BoundedClient).deallocateEvicted();
   });
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
-  return { db: db as unknown as Db, kind: 'postgres', migrated, close: () => pool.end() };
+  // One Drizzle instance per pooled connection, made the first time it is asked for.
+  const bound = new WeakMap<pg.PoolClient, Db>();
+  const transactionWithClient = async <T>(work: (tx: Db, client: pg.ClientBase) => Promise<T>) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let onClient = bound.get(client);
+      if (!onClient) {
+        onClient = drizzlePg({ client, schema, casing: 'snake_case' }) as unknown as Db;
+        bound.set(client, onClient);
+      }
+      return await onClient.transaction((tx) => work(tx as unknown as Db, client));
+    } catch (error) {
+      // A statement's error (a SQLSTATE, on it or the error Drizzle wraps it in) leaves the
+      // connection usable; anything else may not have.
+      const codes = [error, (error as { cause?: unknown }).cause].map((e) => String((e as { code?: unknown })?.code));
+      if (!codes.some((code) => /^[0-9A-Z]{5}$/.test(code))) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return { db: db as unknown as Db, kind: 'postgres', migrated, transactionWithClient, close: () => pool.end() };
 }
 
 /**

@@ -1,5 +1,9 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/connect.ts';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Database, Db } from '../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../events/live-events.ts';
 import { column, isoOf, rowsOf } from './array-codec.ts';
 import { cleanText, LOGGED_PAYLOAD_BYTES } from './device-input.ts';
@@ -14,7 +18,7 @@ import type {
 } from './ingest-units.ts';
 import { byChannel, LatestWriter, mergeSeen } from './latest-writer.ts';
 import { ReadingPartitions } from './reading-partitions.ts';
-import { failureDetail, isTransientError } from './store-errors.ts';
+import { failureDetail, isTransientError, sqlStateOf } from './store-errors.ts';
 import { WRITE_EVENT_COLUMNS, writeEvent } from './write-events.ts';
 
 export type {
@@ -49,6 +53,47 @@ export interface WriterOptions {
    * from (the alarm engine evaluates them). Must return at once; its errors go to `onError`.
    */
   onCommitted?: (readings: readonly Reading[], seen: readonly DeviceSeen[]) => void;
+  /** PostgreSQL: transactions with their connection's client, so readings go in by COPY. */
+  transactionWithClient?: Database['transactionWithClient'];
+}
+
+const READING_COLUMNS =
+  'account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key';
+const COPY_READINGS = `COPY channel_read_values (${READING_COLUMNS}) FROM STDIN`;
+
+/** A text field of COPY's text format: backslash, tab, newline and carriage return escaped. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const copyField = (text: string) =>
+  COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string) : text;
+
+/**
+ * Stores readings in one statement of the transaction. With the connection's client (PostgreSQL):
+ * `COPY … FROM STDIN` in text format, 1.25–1.4× the rows per second of the `INSERT … SELECT FROM
+ * unnest(…)` it replaces (bench:ingest's raw variants); COPY has no `ON CONFLICT`, so a reading
+ * already stored fails it with 23505 and the caller does the transaction again without the client.
+ * Without one (PGlite, the fallback): that INSERT, skipping readings already stored.
+ */
+export async function insertReadings(tx: Db, readings: readonly Reading[], client?: pg.ClientBase): Promise<void> {
+  const iso = isoOf();
+  if (client) {
+    const lines: string[] = [];
+    for (const r of readings)
+      lines.push(
+        `${r.accountId}\t${r.deviceId}\t${r.templateId}\t${r.subChannel}\t${r.value}\t${iso(r.dateTime)}\t${copyField(r.status)}\t${copyField(r.frameKey)}\n`,
+      );
+    await pipeline(Readable.from([lines.join('')]), client.query(copyFrom(COPY_READINGS)));
+    return;
+  }
+  await tx.execute(sql`
+    INSERT INTO channel_read_values (${sql.raw(READING_COLUMNS)})
+    SELECT * FROM unnest(
+      ${column(readings, (r) => r.accountId)}::bigint[], ${column(readings, (r) => r.deviceId)}::bigint[],
+      ${column(readings, (r) => r.templateId)}::bigint[], ${column(readings, (r) => r.subChannel)}::int[],
+      ${column(readings, (r) => r.value)}::float8[],
+      ${column(readings, (r) => iso(r.dateTime))}::timestamptz[], ${column(readings, (r) => r.status)}::text[],
+      ${column(readings, (r) => r.frameKey)}::text[])
+    ON CONFLICT DO NOTHING`);
 }
 
 /**
@@ -243,19 +288,8 @@ export class BatchWriter {
     const seenRows = [...seen.values()].sort((a, b) => a.deviceId - b.deviceId);
 
     const iso = isoOf();
-    const answered = await this.db.transaction(async (tx) => {
-      if (readings.length) {
-        await tx.execute(sql`
-          INSERT INTO channel_read_values
-            (account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key)
-          SELECT * FROM unnest(
-            ${column(readings, (r) => r.accountId)}::bigint[], ${column(readings, (r) => r.deviceId)}::bigint[],
-            ${column(readings, (r) => r.templateId)}::bigint[], ${column(readings, (r) => r.subChannel)}::int[],
-            ${column(readings, (r) => r.value)}::float8[],
-            ${column(readings, (r) => iso(r.dateTime))}::timestamptz[], ${column(readings, (r) => r.status)}::text[],
-            ${column(readings, (r) => r.frameKey)}::text[])
-          ON CONFLICT DO NOTHING`);
-      }
+    const write = async (tx: Db, client?: pg.ClientBase) => {
+      if (readings.length) await insertReadings(tx, readings, client);
       if (stats.size) {
         // A gateway sending its stats is alive, whether or not a luminaire's frame went through it;
         // its counters follow the newest stats only (a late one does not undo a newer one).
@@ -296,7 +330,18 @@ export class BatchWriter {
         changed.push(...rowsOf(result));
       }
       return changed;
-    });
+    };
+    let answered: Record<string, unknown>[];
+    const withClient = this.options.transactionWithClient;
+    if (withClient && readings.length) {
+      try {
+        answered = await withClient(write);
+      } catch (error) {
+        // A reading already stored (a message delivered again) fails the COPY: the INSERT skips it.
+        if (sqlStateOf(error) !== '23505') throw error;
+        answered = await this.db.transaction((tx) => write(tx));
+      }
+    } else answered = await this.db.transaction((tx) => write(tx));
     this.latest.keep(latestRows, seenRows);
     if (this.options.onCommitted && (readings.length || seenRows.length)) {
       try {

@@ -1,5 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { Db } from '../db/connect.ts';
+import type { Database, Db } from '../db/connect.ts';
 import { ConnectionWatcher } from '../engines/connection-watcher.ts';
 import { DeploymentEngine } from '../engines/deployment/deployment-engine.ts';
 import type { CommandEvents } from '../events/command-events.ts';
@@ -14,6 +14,8 @@ import { INGEST_TOPICS, UplinkHandler } from './uplink-handler.ts';
 export interface IngestOptions {
   db: Db;
   databaseKind: 'pglite' | 'postgres';
+  /** PostgreSQL: the database's transactions with their client (readings go in by COPY). */
+  transactionWithClient?: Database['transactionWithClient'];
   url: string;
   username?: string;
   password?: string;
@@ -133,6 +135,7 @@ export async function startIngest(options: IngestOptions): Promise<Ingest> {
       concurrency: options.databaseKind === 'postgres' ? 2 : 1,
       fallbackAccount: () => directory.systemAccount(),
       onCommitted: options.onCommitted,
+      transactionWithClient: options.transactionWithClient,
     },
     onError,
   );

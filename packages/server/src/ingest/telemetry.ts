@@ -74,6 +74,7 @@ export async function startTelemetry(
     const ingest = await startIngest({
       db: database.db,
       databaseKind: database.kind,
+      transactionWithClient: database.transactionWithClient,
       url: brokerUrl,
       username,
       password,

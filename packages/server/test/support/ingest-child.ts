@@ -16,6 +16,7 @@ const database = target.startsWith('postgres')
 await startIngest({
   db: database.db,
   databaseKind: database.kind,
+  transactionWithClient: database.transactionWithClient,
   url: env.CHILD_MQTT_URL as string,
   username: env.CHILD_MQTT_USERNAME || undefined,
   password: env.CHILD_MQTT_PASSWORD || undefined,

@@ -107,6 +107,7 @@ export async function startTelemetryTestApp(
   const ingest = await startIngest({
     db: database.db,
     databaseKind: database.kind,
+    transactionWithClient: database.transactionWithClient,
     // A test may route the ingest through a proxy it can cut.
     url: options.brokerUrl ? options.brokerUrl(broker.url) : broker.url,
     username: broker.username,

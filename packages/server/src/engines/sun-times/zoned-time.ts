@@ -47,10 +47,26 @@ export function offsetMinutes(instant: Date, timeZone: string): number {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/**
+ * Per zone, the local day last asked for, from its first instant to the next day's: the engines ask
+ * for the local date of every reading (a night's plan, a day's sun), nearly always the same day's.
+ */
+const lastDays = new Map<string, { from: number; until: number; date: string }>();
+
 /** The local calendar date of an instant. */
 export function localDate(instant: Date, timeZone: string): string {
+  const t = instant.getTime();
+  const known = lastDays.get(timeZone);
+  if (known && t >= known.from && t < known.until) return known.date;
   const p = partsOf(instant, timeZone);
-  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+  const date = `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+  if (Number.isNaN(t)) return date;
+  // The first instant the clock shows the date's midnight (or, when it skips midnight, the time after
+  // the gap) to the next date's: every instant between shows this date.
+  const from = zonedInstant(date, 0, timeZone).getTime();
+  const until = zonedInstant(addDays(date, 1), 0, timeZone).getTime();
+  if (t >= from && t < until) lastDays.set(timeZone, { from, until, date });
+  return date;
 }
 
 /** The local clock time of an instant, `HH:MM` (or `HH:MM:SS` with seconds). */
