@@ -116,7 +116,8 @@ if (env.BENCH_DEBUG)
 const ingest = await startIngest({
   db: database.db,
   databaseKind: database.kind,
-  transactionWithClient: database.transactionWithClient,
+  // BENCH_COPY=0: the batched INSERT instead of COPY (A/B of the two).
+  transactionWithClient: env.BENCH_COPY === '0' ? undefined : database.transactionWithClient,
   url,
   ...(broker ? credentials : {}),
   clientId: `lampyr-bench-${process.pid}`,
@@ -155,7 +156,8 @@ async function rawInsert(
   const until = Date.now() + seconds * 1000;
   let rows = 0;
   let frame = 0;
-  const base = Date.UTC(2026, 10, 10);
+  // Each statement's rows on a day of their own: rows already stored would be skipped, not written.
+  const base = Date.UTC(2026, 10, copy ? 10 : 11);
   const worker = async () => {
     while (Date.now() < until) {
       const readings: Reading[] = [];

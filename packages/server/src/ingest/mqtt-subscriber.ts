@@ -55,6 +55,7 @@ export class MqttSubscriber {
   private parser?: ReturnType<typeof mqttPacket.parser>;
   private protocolVersion: 4 | 5 = 5;
   private queue: Inflight[] = [];
+  private acksScheduled = false;
   private closed = false;
   private pingTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
@@ -251,7 +252,7 @@ export class MqttSubscriber {
     this.options.onMessage(topic, payload, delivery).then(
       () => {
         entry.settled = true;
-        this.flushAcks(socket);
+        this.scheduleAcks();
       },
       (error: Error) => {
         // Not stored: drop the connection without acknowledging, so the broker delivers it again
@@ -262,6 +263,20 @@ export class MqttSubscriber {
         this.fail(socket, error);
       },
     );
+  }
+
+  /**
+   * A committed batch settles its messages one promise callback after another: their PUBACKs are
+   * written once those callbacks have all run, in one write, not one 4-byte write (and TCP segment
+   * for the broker to read) per message.
+   */
+  private scheduleAcks(): void {
+    if (this.acksScheduled) return;
+    this.acksScheduled = true;
+    setImmediate(() => {
+      this.acksScheduled = false;
+      if (this.socket) this.flushAcks(this.socket);
+    });
   }
 
   /**
