@@ -11,8 +11,8 @@ import { AlarmEngine } from '../packages/server/src/engines/alarms/alarm-engine.
 import { CommandEvents } from '../packages/server/src/events/command-events.ts';
 import { LiveEvents } from '../packages/server/src/events/live-events.ts';
 import { arrayLiteral, rowsOf } from '../packages/server/src/ingest/array-codec.ts';
-import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { insertReadings, type Reading } from '../packages/server/src/ingest/batch-writer.ts';
+import { startEmbeddedBroker } from '../packages/server/src/ingest/embedded-broker.ts';
 import { startIngest } from '../packages/server/src/ingest/ingest-service.ts';
 import { seed } from '../packages/server/src/seed/seed.ts';
 import { DEMO_APPLICATION_ID } from '../packages/simulator/src/demo-fleet.ts';

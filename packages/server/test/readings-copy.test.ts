@@ -38,11 +38,8 @@ function writer(): BatchWriter {
         }
       }
     : undefined;
-  return new BatchWriter(
-    t.database.db,
-    new LiveEvents(),
-    { concurrency: 1, transactionWithClient: counted },
-    (error) => errors.push(error),
+  return new BatchWriter(t.database.db, new LiveEvents(), { concurrency: 1, transactionWithClient: counted }, (error) =>
+    errors.push(error),
   );
 }
 
@@ -84,7 +81,9 @@ describe('readings into channel_read_values', () => {
     const hostile = ['h:a\tb', 'h:line\nbreak', 'h:back\\slash', 'h:cr\rlf', 'h:\\N', 'h:"quoted", {braces}', 'h:ünï€'];
     const values = [-12.5, 0, 1e21, 33.333333333333336, -0.001, 5e-324, 100];
     await Promise.all(
-      hostile.map((key, i) => w.submit({ readings: [reading(i, values[i] as number, key, i === 3 ? 'out\tof\\range' : 'ok')] })),
+      hostile.map((key, i) =>
+        w.submit({ readings: [reading(i, values[i] as number, key, i === 3 ? 'out\tof\\range' : 'ok')] }),
+      ),
     );
     await w.drain();
     expect(errors).toEqual([]);
