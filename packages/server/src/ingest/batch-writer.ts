@@ -69,8 +69,9 @@ const copyField = (text: string) =>
 
 /**
  * Stores readings in one statement of the transaction. With the connection's client (PostgreSQL):
- * `COPY … FROM STDIN` in text format, 1.25–1.4× the rows per second of the `INSERT … SELECT FROM
- * unnest(…)` it replaces (bench:ingest's raw variants); COPY has no `ON CONFLICT`, so a reading
+ * `COPY … FROM STDIN` in text format: 1.4–1.6× the rows per second of the `INSERT … SELECT FROM
+ * unnest(…)` it replaces in bench:ingest's raw variants, a third less of PostgreSQL's CPU per uplink
+ * end to end (`BENCH_COPY=0` runs the A/B); COPY has no `ON CONFLICT`, so a reading
  * already stored fails it with 23505 and the caller does the transaction again without the client.
  * Without one (PGlite, the fallback): that INSERT, skipping readings already stored.
  */
