@@ -61,6 +61,13 @@ const first =
   ) + 1;
 const regions = regionIds.length ? regionIds : [null];
 
+// The lights' ChirpStack application, registered to their account: the ingest refuses an uplink
+// whose application is not one of the device's account (application_mismatch).
+await database.db.execute(sql`
+  INSERT INTO gateway_applications (account_id, name, chirpstack_application_id)
+  VALUES (${accountId}, 'Scale bench', 'scale-bench')
+  ON CONFLICT (chirpstack_application_id) DO NOTHING`);
+
 const started = performance.now();
 for (let from = first; from < first + count; from += BATCH) {
   const to = Math.min(first + count - 1, from + BATCH - 1);
