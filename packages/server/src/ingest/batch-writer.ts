@@ -16,7 +16,7 @@ import type {
   Reading,
   WriteAnswer,
 } from './ingest-units.ts';
-import { byChannel, LatestWriter, mergeSeen } from './latest-writer.ts';
+import { LatestWriter, mergeSeen, NewestReadings } from './latest-writer.ts';
 import { ReadingPartitions } from './reading-partitions.ts';
 import { failureDetail, isTransientError, sqlStateOf } from './store-errors.ts';
 import { WRITE_EVENT_COLUMNS, writeEvent } from './write-events.ts';
@@ -279,13 +279,9 @@ export class BatchWriter {
     }
     await this.partitions.ensure(readings);
     // The newest reading per device channel; sorted, so concurrent batches lock rows in one order.
-    const latest = new Map<string, Reading>();
-    for (const r of readings) {
-      const key = `${r.deviceId}:${r.templateId}:${r.subChannel}`;
-      const before = latest.get(key);
-      if (!before || before.dateTime < r.dateTime) latest.set(key, r);
-    }
-    const latestRows = [...latest.values()].sort(byChannel);
+    const latest = new NewestReadings();
+    for (const r of readings) latest.offer(r);
+    const latestRows = latest.sorted();
     const seenRows = [...seen.values()].sort((a, b) => a.deviceId - b.deviceId);
 
     const iso = isoOf();

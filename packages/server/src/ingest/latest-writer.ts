@@ -20,16 +20,69 @@ const LATEST_DELAY_MAX_MS = 5000;
  */
 export function mergeSeen(before: DeviceSeen | undefined, next: DeviceSeen): DeviceSeen {
   if (!before) return next;
-  const [older, newer] = before.dateTime <= next.dateTime ? [before, next] : [next, before];
-  const gateways = [...new Set([...(older.gateways ?? []), ...(newer.gateways ?? [])])];
+  const nextIsNewer = before.dateTime <= next.dateTime;
+  const older = nextIsNewer ? before : next;
+  const newer = nextIsNewer ? next : before;
+  // Every field written out (a spread copy takes a hidden class of its own per source shape).
   return {
-    ...newer,
+    accountId: newer.accountId,
+    deviceId: newer.deviceId,
+    dateTime: newer.dateTime,
+    rssi: newer.rssi,
+    snr: newer.snr,
     gateway: newer.gateway ?? older.gateway,
-    gateways,
+    gateways: unionOf(older.gateways, newer.gateways),
     health: newer.health ?? older.health,
     healthAt: newer.health ? newer.dateTime : (older.healthAt ?? (older.health ? older.dateTime : undefined)),
   };
 }
+
+/** Both lists' gateways once each, the older's first; mostly one gateway heard both frames. */
+function unionOf(older: readonly string[] = [], newer: readonly string[] = []): string[] {
+  if (!newer.length || (older.length === 1 && newer.length === 1 && older[0] === newer[0])) return [...older];
+  if (!older.length) return [...newer];
+  return [...new Set([...older, ...newer])];
+}
+
+/**
+ * The newest reading of each device channel and sub-channel among those offered: per device, keyed
+ * by channel and sub-channel as one number (no text key built per reading).
+ */
+export class NewestReadings {
+  private byDevice = new Map<number, Map<number | string, Reading>>();
+
+  offer(r: Reading): void {
+    let channels = this.byDevice.get(r.deviceId);
+    if (!channels) {
+      channels = new Map();
+      this.byDevice.set(r.deviceId, channels);
+    }
+    const key = channelKey(r);
+    const before = channels.get(key);
+    if (!before || before.dateTime.getTime() < r.dateTime.getTime()) channels.set(key, r);
+  }
+
+  get size(): number {
+    return this.byDevice.size;
+  }
+
+  /** Sorted by device, channel and sub-channel, so concurrent writers lock rows in one order. */
+  sorted(): Reading[] {
+    const rows: Reading[] = [];
+    for (const channels of this.byDevice.values()) for (const r of channels.values()) rows.push(r);
+    return rows.sort(byChannel);
+  }
+
+  clear(): void {
+    this.byDevice.clear();
+  }
+}
+
+/** A channel template id below 2³² and a sub-channel below 2²⁰ make one exact number; else a text. */
+const channelKey = (r: Reading): number | string =>
+  r.templateId >= 0 && r.templateId < 2 ** 32 && r.subChannel >= 0 && r.subChannel < 2 ** 20
+    ? r.subChannel * 2 ** 32 + r.templateId
+    : `${r.templateId}:${r.subChannel}`;
 
 /** The sighting is at least as new as the one stored (status, time, signal and gateway follow it). */
 const NEWER = sql.raw('device_connection_status.date_time <= excluded.date_time');
@@ -48,7 +101,7 @@ export const byChannel = (a: Reading, b: Reading) =>
  * the readings, committed before the acknowledgement, remain the record.
  */
 export class LatestWriter {
-  private latestPending = new Map<string, Reading>();
+  private latestPending = new NewestReadings();
   private seenPending = new Map<number, DeviceSeen>();
   private delay = LATEST_DELAY_MS;
   /** The flush under way or waiting to start, if any. */
@@ -60,11 +113,7 @@ export class LatestWriter {
   ) {}
 
   keep(latestRows: readonly Reading[], seenRows: readonly DeviceSeen[]): void {
-    for (const r of latestRows) {
-      const key = `${r.deviceId}:${r.templateId}:${r.subChannel}`;
-      const before = this.latestPending.get(key);
-      if (!before || before.dateTime < r.dateTime) this.latestPending.set(key, r);
-    }
+    for (const r of latestRows) this.latestPending.offer(r);
     for (const seen of seenRows)
       this.seenPending.set(seen.deviceId, mergeSeen(this.seenPending.get(seen.deviceId), seen));
     if (!this.pending)
@@ -72,7 +121,7 @@ export class LatestWriter {
   }
 
   private async flush(): Promise<void> {
-    const latestRows = [...this.latestPending.values()].sort(byChannel);
+    const latestRows = this.latestPending.sorted();
     const seenRows = [...this.seenPending.values()].sort((a, b) => a.deviceId - b.deviceId);
     this.latestPending.clear();
     this.seenPending.clear();
