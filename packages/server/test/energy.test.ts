@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wholeMonths } from '../src/data/energy-report.ts';
-import { rollUpEnergy, rollUpMonths } from '../src/engines/energy/energy-rollup.ts';
+import {
+  EnergyEngine,
+  MAX_READING_SPAN_SECONDS,
+  REPAIR_AFTER_MS,
+  rollUpEnergy,
+  rollUpMonths,
+  SETTLE_MS,
+} from '../src/engines/energy/energy-rollup.ts';
 import { Client, startTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -226,5 +233,152 @@ describe('whole months and edge days', () => {
       '2026-07',
     ]);
     expect(byMonth.body.data.totals.energyKwh).toBeCloseTo(expected[0]?.energy as number, 9);
+  });
+});
+
+/**
+ * The engine adds windows of readings to the days after its mark. Checked against the pairs of
+ * readings summed here in the test, and against the day recomputed whole.
+ */
+describe('the energy engine', () => {
+  const DAY = '2026-06-20';
+  const HOUR = 3_600_000;
+  /** Noon of DAY in Istanbul: the lighting day's start. */
+  const START = Date.UTC(2026, 5, 20, 9);
+  const END = START + 24 * HOUR;
+  const local = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 16);
+  let clock = START;
+  const engine = () =>
+    new EnergyEngine(
+      t.database.db,
+      (e) => {
+        throw e;
+      },
+      () => new Date(clock),
+    );
+  let stepper: number;
+  const power: [number, number][] = [];
+  const energy: [number, number][] = [];
+
+  /** What the day should hold, summed from the readings whose pair closed before `until`. */
+  function expected(until: number) {
+    const sorted = (list: [number, number][]) => [...list].sort((a, b) => a[0] - b[0]);
+    let kwh = 0;
+    let burn = 0;
+    let metered = 0;
+    const p = sorted(power);
+    for (let i = 1; i < p.length; i++) {
+      const [pt, pv] = p[i - 1] as [number, number];
+      const [rt] = p[i] as [number, number];
+      if (rt >= until || pt < START || pt >= END) continue;
+      const seconds = Math.min((rt - pt) / 1000, MAX_READING_SPAN_SECONDS);
+      kwh += (pv * seconds) / 3_600_000;
+      if (pv > 6) burn += seconds / 3600;
+    }
+    const e = sorted(energy);
+    for (let i = 1; i < e.length; i++) {
+      const [rt, rv] = e[i] as [number, number];
+      const increase = rv - (e[i - 1] as [number, number])[1];
+      if (rt < until && rt >= START && rt < END && increase >= 0) metered += increase;
+    }
+    return { kwh, burn, metered };
+  }
+
+  async function day() {
+    const { rows: found } = await rows<{
+      energy: number;
+      power: number;
+      metered: number;
+      burn: number;
+      flag: boolean;
+    }>(sql`
+      SELECT energy_kwh AS energy, power_kwh AS power, metered_kwh AS metered, burn_hours AS burn, metered AS flag
+      FROM energy_daily WHERE device_id = ${stepper} AND day = ${DAY}`);
+    return found[0];
+  }
+
+  async function mark() {
+    const { rows: found } = await rows<{ until: number; repaired: string | null }>(sql`
+      SELECT (extract(epoch FROM rolled_until) * 1000)::float8 AS until, repaired_through::text AS repaired FROM energy_rollup_marks WHERE account_id = ${accountId}`);
+    return found[0];
+  }
+
+  async function expectDay(until: number) {
+    const want = expected(until);
+    const got = await day();
+    expect(got?.power).toBeCloseTo(want.kwh, 9);
+    expect(got?.burn).toBeCloseTo(want.burn, 9);
+    expect(got?.metered).toBeCloseTo(want.metered, 9);
+    expect(got?.energy).toBeCloseTo(want.metered, 9);
+    expect(got?.flag).toBe(true);
+  }
+
+  async function add(list: [number, number][], code: string, at: number, value: number) {
+    list.push([at, value]);
+    await reading(stepper, code, local(at), value);
+  }
+
+  beforeAll(async () => {
+    await exec(sql`DELETE FROM energy_rollup_marks`);
+    stepper = await device('Energy stepper', accountId, 100);
+    // Power every 10 minutes at a level that changes, silent for two hours at night (a span is at
+    // most an hour); a meter every half hour that is replaced (reset) once.
+    let level = 7;
+    for (let at = START + 5 * 60_000; at < END + HOUR; at += 10 * 60_000) {
+      if (at >= START + 13 * HOUR && at < START + 15 * HOUR) continue;
+      level = (level * 31 + 17) % 101;
+      await add(power, 'power', at, level < 20 ? 0 : level);
+    }
+    let meter = 100;
+    for (let at = START + 20 * 60_000; at < END + HOUR; at += 30 * 60_000) {
+      meter = at === START + 10 * HOUR + 20 * 60_000 ? 0.25 : meter + ((at / 60_000) % 7) / 100;
+      await add(energy, 'energy', at, meter);
+    }
+  });
+
+  it('adds windows of readings that sum to the day recomputed whole, however the ticks fall', async () => {
+    // The first tick finds no mark: yesterday and today recomputed whole, up to a minute ago.
+    clock = START + 2 * HOUR;
+    await engine().tick();
+    expect((await mark())?.until).toBe(clock - SETTLE_MS);
+    await expectDay(clock - SETTLE_MS);
+    // Ticks close together, far apart (many windows in one tick) and two replicas at once.
+    for (const at of [START + 2 * HOUR + 7 * 60_000, START + 2 * HOUR + 9 * 60_000, START + 7 * HOUR + 40 * 60_000]) {
+      clock = at;
+      await engine().tick();
+      await expectDay(clock - SETTLE_MS);
+    }
+    clock = START + 11 * HOUR + 59 * 60_000;
+    await Promise.all([engine().tick(), engine().tick()]);
+    await expectDay(clock - SETTLE_MS);
+    for (const at of [START + 16 * HOUR, START + 23 * HOUR + 55 * 60_000, END + 30 * 60_000]) {
+      clock = at;
+      await engine().tick();
+      await expectDay(clock - SETTLE_MS);
+    }
+    const windowed = await day();
+    await rollUpEnergy(t.database.db, accountId, DAY, DAY, new Date(clock - SETTLE_MS));
+    const whole = await day();
+    expect(whole?.power).toBeCloseTo(windowed?.power as number, 9);
+    expect(whole?.metered).toBeCloseTo(windowed?.metered as number, 9);
+    expect(whole?.burn).toBeCloseTo(windowed?.burn as number, 9);
+  });
+
+  it('counts a reading that came after its window when the day is repaired, once', async () => {
+    // Stored late: its time is long behind the mark.
+    await add(power, 'power', START + 8 * HOUR + 7 * 60_000, 250);
+    clock = END + 50 * 60_000;
+    await engine().tick();
+    const before = expected(clock - SETTLE_MS);
+    expect((await day())?.power).not.toBeCloseTo(before.kwh, 6);
+    expect((await mark())?.repaired).toBe('2026-06-19');
+    // An hour after the day closed it is recomputed whole, and only once.
+    clock = END + REPAIR_AFTER_MS + 5 * 60_000;
+    await engine().tick();
+    expect((await mark())?.repaired).toBe(DAY);
+    await expectDay(clock - SETTLE_MS);
+    clock += 10 * 60_000;
+    await engine().tick();
+    await expectDay(clock - SETTLE_MS);
   });
 });

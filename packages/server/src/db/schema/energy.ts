@@ -10,7 +10,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { devices } from './assets.ts';
-import { accountColumn } from './system.ts';
+import { accountColumn, accounts } from './system.ts';
 
 /**
  * What one luminaire used on one lighting day (noon on `day` to noon the next day, in its account's
@@ -27,9 +27,14 @@ export const energyDaily = pgTable(
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
     day: date({ mode: 'string' }).notNull(),
+    /** `meteredKwh` when the device's meter reported that day, else `powerKwh`. */
     energyKwh: doublePrecision().notNull(),
     /** From the device's energy meter channel (true) or power × time (false). */
     metered: boolean().notNull(),
+    /** Power × time, each power reading up to the next (at most an hour); null without power readings. */
+    powerKwh: doublePrecision(),
+    /** The sum of the meter's increases; null when the meter reported none that day. */
+    meteredKwh: doublePrecision(),
     burnHours: doublePrecision().notNull(),
     baselineKwh: doublePrecision(),
     nightHours: doublePrecision(),
@@ -62,3 +67,17 @@ export const energyMonthly = pgTable(
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.month] }), index().on(t.accountId, t.month)],
 );
+
+/**
+ * How far the energy engine has rolled each account's readings up: every reading before
+ * `rolledUntil` is counted in `energy_daily` (readings are taken in windows of their time, so a
+ * reading that arrives later than that is counted when its day is repaired). `repairedThrough` is the
+ * last lighting day recomputed whole after it closed.
+ */
+export const energyRollupMarks = pgTable('energy_rollup_marks', {
+  accountId: bigint({ mode: 'number' })
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  rolledUntil: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  repairedThrough: date({ mode: 'string' }),
+});

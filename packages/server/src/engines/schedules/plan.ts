@@ -430,7 +430,12 @@ export function planNight(device: PlanDevice, night: string, inputs: PlanInputs)
 /** The night (its local date) an instant falls in: noon to noon. */
 export function nightOf(instant: Date, timeZone: string): string {
   const date = localDate(instant, timeZone);
-  return instant < zonedInstant(date, NOON, timeZone) ? addDays(date, -1) : date;
+  return instant < nightStart(date, timeZone) ? addDays(date, -1) : date;
+}
+
+/** The instant a night (lighting day) begins: noon of its date in the zone. */
+export function nightStart(night: string, timeZone: string): Date {
+  return zonedInstant(night, NOON, timeZone);
 }
 
 /** Hours a lamp burns in a night, and its level-weighted hours (100 % for an hour = 1). */
