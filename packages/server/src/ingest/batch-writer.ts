@@ -278,11 +278,12 @@ export class BatchWriter {
       if (unit.answers) answers.push(...unit.answers);
     }
     await this.partitions.ensure(readings);
-    // The newest reading per device channel; sorted, so concurrent batches lock rows in one order.
+    // The newest reading per device channel, for the live stream and the latest-value writer (which
+    // sorts what it writes, so concurrent writers lock rows in one order).
     const latest = new NewestReadings();
     for (const r of readings) latest.offer(r);
-    const latestRows = latest.sorted();
-    const seenRows = [...seen.values()].sort((a, b) => a.deviceId - b.deviceId);
+    const latestRows = latest.rows();
+    const seenRows = [...seen.values()];
 
     const iso = isoOf();
     const write = async (tx: Db, client?: pg.ClientBase) => {

@@ -66,11 +66,16 @@ export class NewestReadings {
     return this.byDevice.size;
   }
 
-  /** Sorted by device, channel and sub-channel, so concurrent writers lock rows in one order. */
-  sorted(): Reading[] {
+  /** In the order their devices were first offered. */
+  rows(): Reading[] {
     const rows: Reading[] = [];
     for (const channels of this.byDevice.values()) for (const r of channels.values()) rows.push(r);
-    return rows.sort(byChannel);
+    return rows;
+  }
+
+  /** Sorted by device, channel and sub-channel, so concurrent writers lock rows in one order. */
+  sorted(): Reading[] {
+    return this.rows().sort(byChannel);
   }
 
   clear(): void {
