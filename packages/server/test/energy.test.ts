@@ -381,4 +381,48 @@ describe('the energy engine', () => {
     await engine().tick();
     await expectDay(clock - SETTLE_MS);
   });
+
+  it('goes on with the other accounts when one account’s rollup fails, whose mark stays before the failure', async () => {
+    const markOf = async (account: number) =>
+      (
+        await rows<{ until: number }>(sql`SELECT (extract(epoch FROM rolled_until) * 1000)::float8 AS until
+          FROM energy_rollup_marks WHERE account_id = ${account}`)
+      ).rows[0]?.until;
+    expect(await markOf(otherAccountId)).toBeGreaterThan(0);
+    const drop = async () => {
+      await exec(sql.raw('DROP TRIGGER IF EXISTS energy_test_refuse ON energy_daily'));
+      await exec(sql.raw('DROP FUNCTION IF EXISTS energy_test_refuse()'));
+    };
+    await exec(
+      sql.raw(`CREATE FUNCTION energy_test_refuse() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`),
+    );
+    await exec(
+      sql.raw(`CREATE TRIGGER energy_test_refuse BEFORE INSERT ON energy_daily FOR EACH ROW
+      WHEN (NEW.account_id = ${otherAccountId}) EXECUTE FUNCTION energy_test_refuse()`),
+    );
+    const refused = clock + 2 * 60_000;
+    try {
+      await add(power, 'power', clock + 60_000, 30);
+      await reading(foreign, 'power', local(clock + 60_000), 100);
+      await reading(foreign, 'power', local(refused), 100);
+      clock += 10 * 60_000;
+      const errors: unknown[] = [];
+      await new EnergyEngine(
+        t.database.db,
+        (e) => errors.push(e),
+        () => new Date(clock),
+      ).tick();
+      expect(errors).toHaveLength(1);
+      expect(String((errors[0] as { cause?: unknown }).cause ?? errors[0])).toMatch(/refused by the test/);
+      expect(await markOf(accountId)).toBe(clock - SETTLE_MS);
+      await expectDay(clock - SETTLE_MS);
+      // Windows before the failing one were rolled; the failing one was not.
+      expect(await markOf(otherAccountId)).toBeLessThanOrEqual(refused);
+    } finally {
+      await drop();
+    }
+    await engine().tick();
+    expect(await markOf(otherAccountId)).toBe(clock - SETTLE_MS);
+  });
 });

@@ -273,7 +273,9 @@ export class EnergyEngine {
     );
     const now = this.now();
     const cutoff = new Date(now.getTime() - SETTLE_MS);
-    for (const a of accounts) await this.rollAccount(a.id, zones.get(a.id) as string, now, cutoff);
+    // One account's failure (a day too large to recompute in time, say) holds up no other account.
+    for (const a of accounts)
+      await this.rollAccount(a.id, zones.get(a.id) as string, now, cutoff).catch(this.onError);
   }
 
   private async rollAccount(accountId: number, zone: string, now: Date, cutoff: Date): Promise<void> {
