@@ -341,3 +341,65 @@ describe.skipIf(!onPostgres)('one event bus across replicas (PostgreSQL LISTEN/N
     expect(raised.filter((a) => a.template === template.body.data.id)).toHaveLength(1);
   }, 60_000);
 });
+
+describe.skipIf(!onPostgres)('live events on the bus', () => {
+  const ACCOUNT = 424_242;
+  const value = (n: number) =>
+    ({
+      type: 'value',
+      deviceId: n,
+      deviceChannelTemplateId: 1,
+      subChannel: 0,
+      channelCode: 'power',
+      value: n,
+      status: 'ok',
+      dateTime: new Date(0).toISOString(),
+    }) as const;
+
+  it('goes out only for an account another replica streams, and is dropped, not queued, when the bus is behind', async () => {
+    const a = new LiveEvents();
+    const b = new LiveEvents();
+    const busA = new PgEventBus({ url: target, live: a, commands: new CommandEvents() });
+    const busB = new PgEventBus({ url: target, live: b, commands: new CommandEvents() });
+    await busA.start();
+    cleanup.push(() => busA.close());
+    await busB.start();
+    cleanup.push(() => busB.close());
+    // What goes over the wire, seen by a plain listener of the live channel.
+    const { default: pg } = await import('pg');
+    const wire = new pg.Client({ connectionString: target });
+    await wire.connect();
+    cleanup.push(() => wire.end());
+    const sent: string[] = [];
+    wire.on('notification', (m) => {
+      if (m.payload?.startsWith(`${busA.origin}|`)) sent.push(m.payload);
+    });
+    await wire.query('LISTEN lampyr_live');
+
+    // Streamed on this replica only: delivered here, nothing NOTIFYed.
+    const here: number[] = [];
+    a.subscribe(ACCOUNT, (events) => here.push(...events.map((e) => (e.type === 'value' ? e.value : -1))));
+    a.publish(ACCOUNT, [value(1)]);
+    expect(here).toEqual([1]);
+
+    // Once the other replica streams it, it goes out, and arrives there.
+    const there: number[] = [];
+    b.subscribe(ACCOUNT, (events) => there.push(...events.map((e) => (e.type === 'value' ? e.value : -1))));
+    await eventually(() => a.streamedElsewhere(ACCOUNT), 5000);
+    a.publish(ACCOUNT, [value(2)]);
+    await eventually(() => there.includes(2), 5000);
+    expect(there).toEqual([2]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain('"value":1,');
+
+    // Far more than the bus can take in one turn: the NOTIFYs in flight stay bounded.
+    for (let n = 0; n < 20_000; n++) a.publish(ACCOUNT, [value(1_000_000 + n)]);
+    await eventually(() => busA.droppedLive > 0, 5000);
+    const wanted = 20_000 - busA.droppedLive;
+    await eventually(() => there.length === 1 + wanted, 10_000);
+    expect(wanted).toBeGreaterThan(0);
+    // Nothing is stuck: the next event goes out.
+    a.publish(ACCOUNT, [value(3)]);
+    await eventually(() => there.includes(3), 5000);
+  }, 60_000);
+});

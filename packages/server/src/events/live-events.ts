@@ -47,7 +47,11 @@ export class LiveEvents {
 
   /** Whether anyone, here or on another replica, streams this account (else events are not built). */
   hasListeners(accountId: number): boolean {
-    if (this.listeners.has(accountId)) return true;
+    return this.listeners.has(accountId) || this.streamedElsewhere(accountId);
+  }
+
+  /** Whether another replica streams this account (else its events stay in this process). */
+  streamedElsewhere(accountId: number): boolean {
     const until = this.remote.get(accountId);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
@@ -69,7 +73,9 @@ export class LiveEvents {
   publish(accountId: number, events: readonly LiveEvent[]): void {
     if (!events.length) return;
     this.deliver(accountId, events);
-    this.relay?.publish(accountId, events);
+    // Only what another replica's console streams goes on the bus: every value of a busy fleet
+    // NOTIFYed for nobody cost the database and this process as much as storing it.
+    if (this.relay && this.streamedElsewhere(accountId)) this.relay.publish(accountId, events);
   }
 
   /** To this replica's listeners only (what the bus brings from another replica). */

@@ -23,6 +23,12 @@ export const BUS_CHANNELS = {
 const MAX_PAYLOAD = 7800;
 /** Command events kept while the bus is down (then sent), at most. */
 const MAX_QUEUED = 2000;
+/**
+ * Live NOTIFYs sent and not yet answered, at most: past it live events are dropped, not queued —
+ * they are of the moment, and a queue that grows while the database is slow grew the process by
+ * hundreds of MB a minute (the soak at 7,500 uplinks/s).
+ */
+export const MAX_LIVE_IN_FLIGHT = 64;
 
 export interface PgEventBusOptions {
   url: string;
@@ -48,6 +54,9 @@ export class PgEventBus {
   private pendingLive: [number, readonly LiveEvent[]][] = [];
   private liveScheduled = false;
   private queued: [string, string][] = [];
+  private liveInFlight = 0;
+  /** Live events dropped because the bus was behind (MAX_LIVE_IN_FLIGHT). */
+  droppedLive = 0;
   private readonly announceMs: number;
 
   constructor(private readonly options: PgEventBusOptions) {
@@ -145,9 +154,16 @@ export class PgEventBus {
       if (channel === BUS_CHANNELS.commands && this.queued.length < MAX_QUEUED) this.queued.push([channel, payload]);
       return;
     }
-    client.query('SELECT pg_notify($1, $2)', [channel, payload]).catch(() => {
-      if (channel === BUS_CHANNELS.commands && this.queued.length < MAX_QUEUED) this.queued.push([channel, payload]);
-    });
+    const live = channel === BUS_CHANNELS.live;
+    if (live) this.liveInFlight++;
+    client
+      .query('SELECT pg_notify($1, $2)', [channel, payload])
+      .catch(() => {
+        if (channel === BUS_CHANNELS.commands && this.queued.length < MAX_QUEUED) this.queued.push([channel, payload]);
+      })
+      .finally(() => {
+        if (live) this.liveInFlight--;
+      });
   }
 
   private relayLive(accountId: number, events: readonly LiveEvent[]): void {
@@ -167,7 +183,10 @@ export class PgEventBus {
     let batch: string[] = [];
     let size = prefix.length + 2;
     const send = () => {
-      if (batch.length) this.notify(BUS_CHANNELS.live, `${prefix}[${batch.join(',')}]`);
+      if (batch.length) {
+        if (this.liveInFlight < MAX_LIVE_IN_FLIGHT) this.notify(BUS_CHANNELS.live, `${prefix}[${batch.join(',')}]`);
+        else this.droppedLive += batch.length;
+      }
       batch = [];
       size = prefix.length + 2;
     };
