@@ -274,8 +274,7 @@ export class EnergyEngine {
     const now = this.now();
     const cutoff = new Date(now.getTime() - SETTLE_MS);
     // One account's failure (a day too large to recompute in time, say) holds up no other account.
-    for (const a of accounts)
-      await this.rollAccount(a.id, zones.get(a.id) as string, now, cutoff).catch(this.onError);
+    for (const a of accounts) await this.rollAccount(a.id, zones.get(a.id) as string, now, cutoff).catch(this.onError);
   }
 
   private async rollAccount(accountId: number, zone: string, now: Date, cutoff: Date): Promise<void> {
