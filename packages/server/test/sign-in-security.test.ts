@@ -368,8 +368,14 @@ describe('answers that do not enumerate', () => {
       await c.call('POST', '/command/api/auth/login', { email, password: 'nope' }, fromAddress());
       return performance.now() - started;
     };
-    const knownMs = await timed(ADMIN.email);
-    const unknownMs = await timed('nobody-else@example.test');
+    // The fastest of three each, taken in turns: a moment of load on the machine (a CI run beside
+    // it) made one known sign-in 72 ms against 17 ms, and one sample each failed the comparison.
+    let knownMs = Number.POSITIVE_INFINITY;
+    let unknownMs = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      knownMs = Math.min(knownMs, await timed(ADMIN.email));
+      unknownMs = Math.min(unknownMs, await timed(`nobody-else-${i}@example.test`));
+    }
     expect(unknownMs).toBeGreaterThan(knownMs / 4);
   });
 });
