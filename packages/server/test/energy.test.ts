@@ -311,6 +311,15 @@ describe('the energy engine', () => {
     expect(got?.metered).toBeCloseTo(want.metered, 9);
     expect(got?.energy).toBeCloseTo(want.metered, 9);
     expect(got?.flag).toBe(true);
+    // The month holds what its days hold, after every tick.
+    const { rows: month } = await rows<{ energy: number; burn: number }>(sql`
+      SELECT energy_kwh AS energy, burn_hours AS burn FROM energy_monthly WHERE device_id = ${stepper} AND month = '2026-06-01'`);
+    const { rows: days } = await rows<{ energy: number; burn: number }>(sql`
+      SELECT sum(energy_kwh) AS energy, sum(burn_hours) AS burn FROM energy_daily
+      WHERE device_id = ${stepper} AND day >= '2026-06-01' AND day < '2026-07-01'`);
+    expect(month[0]?.energy).toBeCloseTo(days[0]?.energy as number, 9);
+    expect(month[0]?.burn).toBeCloseTo(days[0]?.burn as number, 9);
+    expect(month[0]?.energy).toBeGreaterThan(0);
   }
 
   async function add(list: [number, number][], code: string, at: number, value: number) {

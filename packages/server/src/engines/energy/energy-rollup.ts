@@ -150,7 +150,7 @@ function spanOf(days: readonly Day[]): { from: Day; to: Day } | undefined {
 
 /**
  * Rolls readings up into `energy_daily`, one row per device and lighting day of the account's
- * calendar (its time zone: accountTimeZone): day D runs from noon on D to noon on D + 1, so a night
+ * calendar (its time zone: `knownZone`, else accountTimeZone): day D runs from noon on D to noon on D + 1, so a night
  * is one row, like its baseline. Recomputes the days `from … to` whole from their readings (pairs
  * whose newer reading came before `until`), in the database: energy from the device's energy meter
  * channel when it reported one that day (the sum of its increases, so a meter reset loses nothing
@@ -164,8 +164,9 @@ export async function rollUpEnergy(
   from: Day,
   to: Day,
   until: Date = new Date(),
+  knownZone?: string,
 ): Promise<number> {
-  const zone = await accountTimeZone(db, accountId);
+  const zone = knownZone ?? (await accountTimeZone(db, accountId));
   const start = nightStart(from, zone);
   const end = nightStart(addDays(to, 1), zone);
   const written = await upsertPairs(db, {
@@ -182,11 +183,23 @@ export async function rollUpEnergy(
 /**
  * Adds the readings of one window (newer readings from `from` to `to`) to the account's days:
  * the next step after a rollup up to `from`. Not idempotent — the caller advances its mark in the
- * same transaction (EnergyEngine).
+ * same transaction (EnergyEngine). Returns the days it touched, whose months the caller rolls up
+ * (once for all its windows: rollUpMonths reads the whole month).
  */
-export async function rollUpWindow(db: Db, accountId: number, zone: string, from: Date, to: Date): Promise<void> {
-  const span = spanOf(await upsertPairs(db, { accountId, zone, from, to }));
-  if (span) await rollUpMonths(db, accountId, span.from, span.to);
+export async function rollUpWindow(
+  db: Db,
+  accountId: number,
+  zone: string,
+  from: Date,
+  to: Date,
+): Promise<{ from: Day; to: Day } | undefined> {
+  return spanOf(await upsertPairs(db, { accountId, zone, from, to }));
+}
+
+/** The span covering both (either may be missing). */
+function joinSpans(a: { from: Day; to: Day } | undefined, b: { from: Day; to: Day } | undefined) {
+  if (!a || !b) return a ?? b;
+  return spanOf([a.from, a.to, b.from, b.to]);
 }
 
 /** Recomputes `energy_monthly` of the account for every month `from … to` touches, from its daily rows. */
@@ -286,28 +299,35 @@ export class EnergyEngine {
     const mark = await this.markOf(this.db, accountId);
     if (!mark || mark.rolledUntil < nightStart(yesterday, zone)) {
       await this.locked(accountId, async (tx) => {
-        await wholeDays(tx, accountId, yesterday, today, cutoff);
+        await wholeDays(tx, accountId, zone, yesterday, today, cutoff);
         await this.setMark(tx, accountId, { rolledUntil: cutoff, repairedThrough: settled });
       });
       return;
     }
-    for (let from = mark.rolledUntil; from < cutoff; ) {
-      const to = new Date(Math.min(from.getTime() + WINDOW_MS, cutoff.getTime()));
-      const advanced = await this.locked(accountId, async (tx, held) => {
-        // Another replica moved the mark since it was read: it rolled this window.
-        if (held?.rolledUntil.getTime() !== from.getTime()) return false;
-        await rollUpWindow(tx, accountId, zone, from, to);
-        await this.setMark(tx, accountId, { rolledUntil: to, repairedThrough: held.repairedThrough });
-        return true;
-      });
-      if (!advanced) return;
-      from = to;
+    let touched: { from: Day; to: Day } | undefined;
+    try {
+      for (let from = mark.rolledUntil; from < cutoff; ) {
+        const to = new Date(Math.min(from.getTime() + WINDOW_MS, cutoff.getTime()));
+        const advanced = await this.locked(accountId, async (tx, held) => {
+          // Another replica moved the mark since it was read: it rolled this window.
+          if (held?.rolledUntil.getTime() !== from.getTime()) return false;
+          touched = joinSpans(touched, await rollUpWindow(tx, accountId, zone, from, to));
+          await this.setMark(tx, accountId, { rolledUntil: to, repairedThrough: held.repairedThrough });
+          return true;
+        });
+        if (!advanced) return;
+        from = to;
+      }
+    } finally {
+      // The months of the days this tick's windows added to, once; also after a failed window, so
+      // the months hold what the committed windows added.
+      if (touched) await rollUpMonths(this.db, accountId, touched.from, touched.to);
     }
     if ((mark.repairedThrough ?? '') < settled) {
       await this.locked(accountId, async (tx, held) => {
         if (!held || (held.repairedThrough ?? '') >= settled) return;
         // Up to the mark: pairs after it are the next windows'.
-        await wholeDays(tx, accountId, settled, settled, held.rolledUntil);
+        await wholeDays(tx, accountId, zone, settled, settled, held.rolledUntil);
         await this.setMark(tx, accountId, { rolledUntil: held.rolledUntil, repairedThrough: settled });
       });
     }
@@ -337,7 +357,7 @@ export class EnergyEngine {
 }
 
 /** rollUpEnergy inside a transaction, allowed the time a whole day's readings take. */
-async function wholeDays(tx: Db, accountId: number, from: Day, to: Day, until: Date): Promise<void> {
+async function wholeDays(tx: Db, accountId: number, zone: string, from: Day, to: Day, until: Date): Promise<void> {
   await tx.execute(sql`SET LOCAL statement_timeout = ${sql.raw(`'${WHOLE_DAY_TIMEOUT}'`)}`);
-  await rollUpEnergy(tx, accountId, from, to, until);
+  await rollUpEnergy(tx, accountId, from, to, until, zone);
 }
