@@ -61,6 +61,7 @@ async function driverQuery(): Promise<void> {
 }
 
 async function driverBaseline() {
+  const cpuAtStart = process.cpuUsage();
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;
   await Promise.all(
@@ -74,7 +75,13 @@ async function driverBaseline() {
   );
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+  const cpu = process.cpuUsage(cpuAtStart);
+  return {
+    requestsPerSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuUsPerRequest: (cpu.user + cpu.system) / latencies.length,
+  };
 }
 
 for (let i = 0; i < 200; i++) await driverQuery(); // warm-up
@@ -87,16 +94,17 @@ const { app } = await buildApp({
   dataDir,
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const cpuAtListen = process.cpuUsage();
 process.send?.({ address, accountId, driver, kind: database.kind });
+let cpuMark = process.cpuUsage();
 process.on('message', async (message) => {
+  // The load generator is about to start its measured run: CPU is counted from here.
+  if (message === 'mark') {
+    cpuMark = process.cpuUsage();
+    process.send?.('marked');
+  }
   if (message === 'stop') {
-    if (process.env.BENCH_CPU)
-      console.log(
-        'server cpu ms',
-        process.cpuUsage(cpuAtListen).user / 1000,
-        process.cpuUsage(cpuAtListen).system / 1000,
-      );
+    const used = process.cpuUsage(cpuMark);
+    process.send?.({ cpuMs: (used.user + used.system) / 1000 });
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 export interface SecurityHeaderOptions {
   /** The map's tile server: its host may serve images to the console. */
@@ -29,8 +29,9 @@ export function tileSource(tileUrl: string): string | undefined {
 export async function installSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
   const tiles = options.map ? tileSource(options.map.tileUrl) : undefined;
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
-  await app.register(helmet, {
-    global: true,
+  // Built once: @fastify/helmet 13 builds helmet's middleware again on every request (its CSP
+  // directives parsed each time, ~4 % of a list call's CPU in bench:api).
+  const headers = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -52,7 +53,8 @@ export async function installSecurityHeaders(app: FastifyInstance, options: Secu
     strictTransportSecurity: false,
   });
   const alwaysTls = publicOrigin?.startsWith('https:') ?? false;
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (alwaysTls || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 }
