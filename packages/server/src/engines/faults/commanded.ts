@@ -3,7 +3,7 @@ import { overridesForPlan } from '../../data/overrides.ts';
 import type { Db } from '../../db/connect.ts';
 import { type NightPlan, nightOf, planNight } from '../schedules/plan.ts';
 import { type AccountSchedules, inputsFor, type ScheduleDevice, ScheduleSource } from '../schedules/schedule-source.ts';
-import { sunDay } from '../sun-times/sun-day.ts';
+import { type SunDay, sunDay } from '../sun-times/sun-day.ts';
 import { addDays, localDate } from '../sun-times/zoned-time.ts';
 import type { Commanded } from './fault-rules.ts';
 
@@ -24,6 +24,8 @@ interface DeviceCommands {
   device?: ScheduleDevice;
   /** The plan of the night last asked for (a night is planned once). */
   plan?: NightPlan;
+  /** The sun of the local day last asked for (a day's sun is computed once). */
+  sun?: SunDay;
 }
 
 /**
@@ -101,9 +103,12 @@ export class CommandedSource {
 
   /** Whether the sun is up at a device's place (with a margin); undefined when it has no place. */
   isDay(deviceId: number, at: number): boolean | undefined {
-    const device = this.byDevice.get(deviceId)?.device;
-    if (!device || (device.latitude === 0 && device.longitude === 0)) return undefined;
-    const sun = sunDay(device, localDate(new Date(at), device.timeZone));
+    const known = this.byDevice.get(deviceId);
+    const device = known?.device;
+    if (!known || !device || (device.latitude === 0 && device.longitude === 0)) return undefined;
+    const date = localDate(new Date(at), device.timeZone);
+    if (known.sun?.date !== date) known.sun = sunDay(device, date);
+    const sun = known.sun;
     if (sun.polarDay) return true;
     if (sun.polarNight || !sun.sunrise || !sun.sunset) return false;
     return at > sun.sunrise.getTime() + DAY_MARGIN_MS && at < sun.sunset.getTime() - DAY_MARGIN_MS;
@@ -123,8 +128,9 @@ export class CommandedSource {
   private async plannedAt(known: DeviceCommands, at: number): Promise<Commanded | undefined> {
     const device = known.device;
     if (!device) return undefined;
-    const instant = new Date(at);
-    const night = nightOf(instant, device.timeZone);
+    // Nearly every sample falls in the night already planned: no need to work out its night.
+    const current = known.plan && at >= known.plan.start.getTime() && at < known.plan.end.getTime();
+    const night = current ? (known.plan as NightPlan).night : nightOf(new Date(at), device.timeZone);
     if (known.plan?.night !== night) {
       const schedules = await this.schedulesOf(device.accountId);
       const start = new Date(Date.parse(`${night}T00:00:00Z`) - 86_400_000);
