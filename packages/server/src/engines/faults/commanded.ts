@@ -26,7 +26,17 @@ interface DeviceCommands {
   plan?: NightPlan;
   /** The sun of the local day last asked for (a day's sun is computed once). */
   sun?: SunDay;
+  /** The device's overrides over `OVERRIDE_SPAN_MS` either side of when they were read. */
+  overrides: { from: number; until: number; list: Override[] };
 }
+
+type Override = { from: Date; until: Date; level: number };
+
+/**
+ * How far either side of now `prepare` reads overrides: a night's plan reads a day either side of
+ * its night, so samples of the last day and the next are planned without another query.
+ */
+const OVERRIDE_SPAN_MS = 4 * 86_400_000;
 
 /**
  * What a lamp is commanded to be at a moment (issue 13): the newest of the operator's last write on
@@ -69,7 +79,8 @@ export class CommandedSource {
     });
     if (!stale.length) return;
     const ids = `{${stale.join(',')}}`;
-    const [writes, devices] = await Promise.all([
+    const span = { from: now - OVERRIDE_SPAN_MS, until: now + OVERRIDE_SPAN_MS };
+    const [writes, devices, overrides] = await Promise.all([
       this.db.execute(sql`
         SELECT DISTINCT ON (w.device_id, c.channel_code) w.device_id, c.channel_code, w.value,
           coalesce(w.answered_at, w.sent_at, w.created_at) AS at
@@ -78,6 +89,7 @@ export class CommandedSource {
           AND w.status IN ('sent', 'acknowledged')
         ORDER BY w.device_id, c.channel_code, w.created_at DESC, w.id DESC`),
       this.source.devicesByIds(stale),
+      overridesForPlan(this.db, stale, new Date(span.from), new Date(span.until)),
     ]);
     const lastOf = new Map<number, { lamp?: LastWrite; dim?: LastWrite }>();
     for (const row of rowsOf(writes)) {
@@ -97,7 +109,12 @@ export class CommandedSource {
       if (lamp && (!dim || lamp.at >= dim.at))
         write = { level: lamp.level > 0 ? (dim && dim.level > 0 ? dim.level : 100) : 0, at: lamp.at };
       else if (dim) write = { level: Math.max(0, Math.min(100, dim.level)), at: dim.at };
-      this.byDevice.set(id, { loadedAt: now, write, device: deviceById.get(id) });
+      this.byDevice.set(id, {
+        loadedAt: now,
+        write,
+        device: deviceById.get(id),
+        overrides: { ...span, list: overrides.get(id) ?? [] },
+      });
     }
   }
 
@@ -135,8 +152,7 @@ export class CommandedSource {
       const schedules = await this.schedulesOf(device.accountId);
       const start = new Date(Date.parse(`${night}T00:00:00Z`) - 86_400_000);
       const end = new Date(Date.parse(`${addDays(night, 2)}T00:00:00Z`));
-      const overrides = await overridesForPlan(this.db, [device.id], start, end);
-      known.plan = planNight(device, night, inputsFor(device, schedules, overrides.get(device.id) ?? []));
+      known.plan = planNight(device, night, inputsFor(device, schedules, await this.overridesOf(known, start, end)));
     }
     const plan = known.plan;
     const overridden = plan.switchPoints.some((p) => p.rule.kind === 'override');
@@ -151,6 +167,18 @@ export class CommandedSource {
       source = p.rule.kind === 'override' ? 'override' : 'plan';
     }
     return { level, since, source };
+  }
+
+  /**
+   * The device's overrides that overlap `from … until` (as overridesForPlan selects them): from those
+   * `prepare` read when they cover the span, else read now (a sample from long ago).
+   */
+  private async overridesOf(known: DeviceCommands, from: Date, until: Date): Promise<Override[]> {
+    const read = known.overrides;
+    if (read.from <= from.getTime() && until.getTime() <= read.until)
+      return read.list.filter((o) => o.from < until && o.until > from);
+    const id = known.device?.id as number;
+    return (await overridesForPlan(this.db, [id], from, until)).get(id) ?? [];
   }
 
   private schedulesOf(accountId: number): Promise<AccountSchedules> {
