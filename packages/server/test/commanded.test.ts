@@ -20,6 +20,26 @@ const now = Date.now();
 
 const exec = (query: ReturnType<typeof sql>) => t.database.db.execute(query);
 
+async function accountTimeZone(): Promise<string> {
+  const found = (await exec(
+    sql`SELECT coalesce(time_zone, 'UTC') AS tz FROM accounts WHERE id = ${accountId}`,
+  )) as unknown as {
+    rows: { tz: string }[];
+  };
+  return found.rows[0]?.tz as string;
+}
+
+/** Whether the sun is up at a place (30 minutes inside sunrise and sunset), from that local day's sun. */
+function isDayAt(place: { latitude: number; longitude: number; timeZone: string }, at: number): boolean {
+  const sun = sunDay(place, localDate(new Date(at), place.timeZone));
+  return (
+    sun.polarDay ||
+    (!sun.polarNight &&
+      at > (sun.sunrise as Date).getTime() + 30 * 60_000 &&
+      at < (sun.sunset as Date).getTime() - 30 * 60_000)
+  );
+}
+
 async function override(deviceId: number, level: number, from: number, until: number) {
   await exec(sql`INSERT INTO overrides (account_id, level, until, reason, device_ids, device_count, created_at)
     VALUES (${accountId}, ${level}, ${new Date(until).toISOString()}::timestamptz, 'test',
@@ -74,11 +94,7 @@ describe('the commanded state of a lamp', () => {
     const device = (await exec(sql`SELECT latitude, longitude FROM devices WHERE id = ${plain}`)) as unknown as {
       rows: { latitude: number; longitude: number }[];
     };
-    const tz = (
-      (await exec(sql`SELECT coalesce(time_zone, 'UTC') AS tz FROM accounts WHERE id = ${accountId}`)) as unknown as {
-        rows: { tz: string }[];
-      }
-    ).rows[0]?.tz as string;
+    const tz = await accountTimeZone();
     const place = {
       latitude: Number(device.rows[0]?.latitude),
       longitude: Number(device.rows[0]?.longitude),
@@ -86,13 +102,65 @@ describe('the commanded state of a lamp', () => {
     };
     // Every two hours over three days: the same answer as the sun of that local day.
     for (let at = nightStart(nightOf(new Date(now), tz), tz).getTime(); at < now + 3 * 24 * HOUR; at += 2 * HOUR) {
-      const sun = sunDay(place, localDate(new Date(at), tz));
-      const expected =
-        sun.polarDay ||
-        (!sun.polarNight &&
-          at > (sun.sunrise as Date).getTime() + 30 * 60_000 &&
-          at < (sun.sunset as Date).getTime() - 30 * 60_000);
-      expect(source.isDay(plain, at)).toBe(expected);
+      expect(source.isDay(plain, at)).toBe(isDayAt(place, at));
+    }
+  });
+
+  it('keeps a night’s plan across a refresh while what it was planned from stands, and plans again when it changes', async () => {
+    let clock = now;
+    const source = new CommandedSource(t.database.db, 60_000, () => clock);
+    const known = (id: number) =>
+      (source as unknown as { byDevice: Map<number, { plan?: object; sun?: object }> }).byDevice.get(id);
+    const refresh = async (ids: number[], ms: number) => {
+      clock += ms;
+      await source.prepare(ids);
+    };
+    await source.prepare([overridden, plain]);
+    expect(await source.commandedAt(overridden, now)).toMatchObject({ level: 35, source: 'override' });
+    await source.commandedAt(plain, now);
+    source.isDay(plain, now);
+    const plan = known(overridden)?.plan;
+    const sun = known(plain)?.sun;
+    expect(plan).toBeDefined();
+    expect(sun).toBeDefined();
+
+    // Two minutes on, nothing changed: the same plan and sun, not made again.
+    await refresh([overridden, plain], 2 * 60_000);
+    expect(known(overridden)?.plan).toBe(plan);
+    expect(known(plain)?.sun).toBe(sun);
+    expect(await source.commandedAt(overridden, now)).toMatchObject({ level: 35, source: 'override' });
+
+    // An override the refresh reads (nobody said overrides changed): planned again, and it holds.
+    await override(overridden, 20, now - 30 * 60_000, now + HOUR);
+    await refresh([overridden], 2 * 60_000);
+    expect(known(overridden)?.plan).toBeUndefined();
+    expect(await source.commandedAt(overridden, now)).toMatchObject({ level: 20, source: 'override' });
+    const replanned = known(overridden)?.plan;
+
+    // The account's schedules read again (five refreshes on): planned from them again.
+    await refresh([overridden], 6 * 60_000);
+    expect(known(overridden)?.plan).toBeUndefined();
+    await source.commandedAt(overridden, now);
+    expect(known(overridden)?.plan).not.toBe(replanned);
+
+    // The device moved to the other side of the world: its sun is the new place's.
+    const before = (await exec(sql`SELECT latitude, longitude FROM devices WHERE id = ${plain}`)) as unknown as {
+      rows: { latitude: number; longitude: number }[];
+    };
+    const { latitude, longitude } = before.rows[0] as { latitude: number; longitude: number };
+    const moved = {
+      latitude: -Number(latitude),
+      longitude: Number(longitude) > 0 ? Number(longitude) - 180 : Number(longitude) + 180,
+    };
+    await exec(
+      sql`UPDATE devices SET latitude = ${moved.latitude}, longitude = ${moved.longitude} WHERE id = ${plain}`,
+    );
+    try {
+      await refresh([plain], 2 * 60_000);
+      expect(known(plain)?.sun).toBeUndefined();
+      expect(source.isDay(plain, now)).toBe(isDayAt({ ...moved, timeZone: await accountTimeZone() }, now));
+    } finally {
+      await exec(sql`UPDATE devices SET latitude = ${latitude}, longitude = ${longitude} WHERE id = ${plain}`);
     }
   });
 });

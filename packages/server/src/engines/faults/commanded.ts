@@ -24,6 +24,8 @@ interface DeviceCommands {
   device?: ScheduleDevice;
   /** The plan of the night last asked for (a night is planned once). */
   plan?: NightPlan;
+  /** The account's schedules `plan` was made from (a plan outlives a refresh only while they stand). */
+  plannedWith?: Promise<AccountSchedules>;
   /** The sun of the local day last asked for (a day's sun is computed once). */
   sun?: SunDay;
   /** The device's overrides over `OVERRIDE_SPAN_MS` either side of when they were read. */
@@ -31,6 +33,25 @@ interface DeviceCommands {
 }
 
 type Override = { from: Date; until: Date; level: number };
+
+/** The same row read again (every field a plan or the sun reads is a plain value). */
+function sameDevice(a: ScheduleDevice | undefined, b: ScheduleDevice): boolean {
+  if (!a) return false;
+  const keys = Object.keys(b) as (keyof ScheduleDevice)[];
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]);
+}
+
+function sameOverrides(a: readonly Override[], b: readonly Override[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (o, i) =>
+        o.level === b[i]?.level &&
+        o.from.getTime() === b[i]?.from.getTime() &&
+        o.until.getTime() === b[i]?.until.getTime(),
+    )
+  );
+}
 
 /**
  * How far either side of now `prepare` reads overrides: a night's plan reads a day either side of
@@ -109,12 +130,21 @@ export class CommandedSource {
       if (lamp && (!dim || lamp.at >= dim.at))
         write = { level: lamp.level > 0 ? (dim && dim.level > 0 ? dim.level : 100) : 0, at: lamp.at };
       else if (dim) write = { level: Math.max(0, Math.min(100, dim.level)), at: dim.at };
-      this.byDevice.set(id, {
-        loadedAt: now,
-        write,
-        device: deviceById.get(id),
-        overrides: { ...span, list: overrides.get(id) ?? [] },
-      });
+      const device = deviceById.get(id);
+      const list = overrides.get(id) ?? [];
+      const entry: DeviceCommands = { loadedAt: now, write, device, overrides: { ...span, list } };
+      // The refresh found what the night was planned from unchanged: its plan and sun still hold
+      // (before, every device's night was planned again every minute).
+      const before = this.byDevice.get(id);
+      if (before && device && sameDevice(before.device, device)) {
+        entry.sun = before.sun;
+        const schedulesStand = before.plannedWith && before.plannedWith === this.freshSchedules(device.accountId, now);
+        if (schedulesStand && sameOverrides(before.overrides.list, list)) {
+          entry.plan = before.plan;
+          entry.plannedWith = before.plannedWith;
+        }
+      }
+      this.byDevice.set(id, entry);
     }
   }
 
@@ -149,10 +179,12 @@ export class CommandedSource {
     const current = known.plan && at >= known.plan.start.getTime() && at < known.plan.end.getTime();
     const night = current ? (known.plan as NightPlan).night : nightOf(new Date(at), device.timeZone);
     if (known.plan?.night !== night) {
-      const schedules = await this.schedulesOf(device.accountId);
+      const plannedWith = this.schedulesOf(device.accountId);
+      const schedules = await plannedWith;
       const start = new Date(Date.parse(`${night}T00:00:00Z`) - 86_400_000);
       const end = new Date(Date.parse(`${addDays(night, 2)}T00:00:00Z`));
       known.plan = planNight(device, night, inputsFor(device, schedules, await this.overridesOf(known, start, end)));
+      known.plannedWith = plannedWith;
     }
     const plan = known.plan;
     const overridden = plan.switchPoints.some((p) => p.rule.kind === 'override');
@@ -181,10 +213,16 @@ export class CommandedSource {
     return (await overridesForPlan(this.db, [id], from, until)).get(id) ?? [];
   }
 
+  /** The account's cached schedules while they are fresh, else undefined. */
+  private freshSchedules(accountId: number, now: number): Promise<AccountSchedules> | undefined {
+    const cached = this.schedules.get(accountId);
+    return cached && now - cached.at < this.refreshMs * 5 ? cached.value : undefined;
+  }
+
   private schedulesOf(accountId: number): Promise<AccountSchedules> {
     const now = this.clock();
-    const cached = this.schedules.get(accountId);
-    if (cached && now - cached.at < this.refreshMs * 5) return cached.value;
+    const fresh = this.freshSchedules(accountId, now);
+    if (fresh) return fresh;
     const value = this.source.schedulesOf(accountId);
     value.catch(() => this.schedules.delete(accountId));
     this.schedules.set(accountId, { at: now, value });
