@@ -193,8 +193,9 @@ async function rawInsert(
 /**
  * Raw variants of the same rows on PostgreSQL, each for `seconds` with 3 connections of their own:
  * the ingest's statement into the parent table, the same into the month's partition (ids from the
- * parent's sequence), text COPY into the parent (no ON CONFLICT: a redelivery would need a fallback), and unnest again without the
- * (account_id, date_time) index. Rows per second each.
+ * parent's sequence), text COPY into the parent (no ON CONFLICT: a redelivery would need a fallback), binary COPY into
+ * the parent and into the partition, and unnest and text COPY again without the (account_id, date_time) index. Rows
+ * per second each.
  */
 async function rawVariants(seconds: number, rowsPerBatch: number, deviceIds: number[]) {
   const base = Date.UTC(2026, 10, 12);
@@ -242,6 +243,64 @@ async function rawVariants(seconds: number, rowsPerBatch: number, deviceIds: num
       stream.end(`${rows.map((r) => r.join('\t')).join('\n')}\n`);
     });
   };
+  // COPY's binary format (PostgreSQL docs, COPY, "Binary Format"): a signature, flags and header
+  // extension; per row a field count and each field as its length and its type's send form; -1 ends.
+  const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+  const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
+  const binaryRows = (rows: (string | number)[][], withIds: number[] | undefined) => {
+    const texts = rows.map((r) => [Buffer.from(String(r[6])), Buffer.from(String(r[7]))] as const);
+    let size = SIGNATURE.length + 8 + 2;
+    for (const [status, key] of texts)
+      size += 2 + (withIds ? 12 : 0) + 3 * 12 + 8 + 12 + 12 + 8 + status.length + key.length;
+    const out = Buffer.allocUnsafe(size);
+    let at = SIGNATURE.copy(out, 0);
+    at = out.writeInt32BE(0, at);
+    at = out.writeInt32BE(0, at);
+    const int8 = (n: number) => {
+      at = out.writeInt32BE(8, at);
+      const high = Math.floor(n / 4294967296);
+      at = out.writeInt32BE(high, at);
+      at = out.writeUInt32BE(n - high * 4294967296, at);
+    };
+    rows.forEach((r, i) => {
+      at = out.writeInt16BE(withIds ? 9 : 8, at);
+      if (withIds) int8(withIds[i] as number);
+      int8(r[0] as number);
+      int8(r[1] as number);
+      int8(r[2] as number);
+      at = out.writeInt32BE(4, at);
+      at = out.writeInt32BE(r[3] as number, at);
+      at = out.writeInt32BE(8, at);
+      at = out.writeDoubleBE(r[4] as number, at);
+      int8((Date.parse(r[5] as string) - POSTGRES_EPOCH_MS) * 1000);
+      for (const text of texts[i] as readonly Buffer[]) {
+        at = out.writeInt32BE(text.length, at);
+        at += text.copy(out, at);
+      }
+    });
+    out.writeInt16BE(-1, at);
+    return out;
+  };
+  const copyBinaryInto = (table: string) => async (client: pg.Client, rows: (string | number)[][]) => {
+    const direct = table !== 'channel_read_values';
+    const ids = direct
+      ? (
+          await client.query<{ id: string }>(`SELECT nextval('${sequence}') AS id FROM generate_series(1, $1)`, [
+            rows.length,
+          ])
+        ).rows.map((r) => Number(r.id))
+      : undefined;
+    const stream = client.query(
+      copyFrom(
+        `COPY ${table} (${direct ? 'id, ' : ''}account_id, device_id, device_channel_template_id, sub_channel, value, date_time, status, frame_key) FROM STDIN (FORMAT binary)`,
+      ),
+    );
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.end(binaryRows(rows, ids));
+    });
+  };
   const measure = async (write: (client: pg.Client, rows: (string | number)[][]) => Promise<void>) => {
     const clients = await Promise.all(
       Array.from({ length: 3 }, async () => {
@@ -272,6 +331,10 @@ async function rawVariants(seconds: number, rowsPerBatch: number, deviceIds: num
   result['unnest into the parent table'] = await measure(unnestInto('channel_read_values'));
   result['unnest into the month partition'] = await measure(unnestInto(partition));
   result['text COPY into the parent table (routed to the month)'] = await measure(copyInto('channel_read_values'));
+  result['binary COPY into the parent table (routed to the month)'] = await measure(
+    copyBinaryInto('channel_read_values'),
+  );
+  result['binary COPY into the month partition'] = await measure(copyBinaryInto(partition));
   const plain = rowsOf(
     await database.db.execute(sql`SELECT indexname FROM pg_indexes WHERE tablename = 'channel_read_values'
       AND indexdef NOT LIKE 'CREATE UNIQUE%' AND indexdef LIKE '%(account_id, date_time)%'`),

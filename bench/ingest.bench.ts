@@ -4,7 +4,7 @@
  * PostgreSQL with Mosquitto (BENCH_DATABASE_URL, BENCH_MQTT_URL; defaults: the local `test`
  * database and broker); in the same run, the raw rate of the same rows into the same table by the
  * ingest's own statement (`insertReadings`: COPY on PostgreSQL) and by the batched unnest INSERT,
- * and (first round) raw variants: into the partition, text COPY, without the second index.
+ * and (first round) raw variants: into the partition, text and binary COPY, without the second index.
  * Then BENCH_WORKERS (default 2) ingest processes on one shared subscription, their combined rate.
  * Then the same on the embedded pair (Aedes + PGlite on disk, as `npm start` runs it). The server
  * side runs in child processes (bench/ingest-worker.ts), so its memory is its own.
@@ -268,6 +268,7 @@ if (onlyWorkers || onlyEmbedded) {
   const rounds = Number(process.env.BENCH_ALARM_ROUNDS ?? 2);
   let plain = 0;
   let ruled = 0;
+  let ruledToInsert = 0;
   for (let round = 1; round <= rounds; round++) {
     const without = await run(`PostgreSQL + Mosquitto (round ${round})`, postgres, seconds, {
       variants: round === 1 && process.env.BENCH_VARIANTS !== '0',
@@ -281,9 +282,15 @@ if (onlyWorkers || onlyEmbedded) {
     print(withRules);
     plain += without.uplinksPerSecond;
     ruled += withRules.uplinksPerSecond;
+    ruledToInsert += (withRules.uplinksPerSecond * 5) / withRules.rawInsertRowsPerSecond;
   }
+  // The issue's bar: 20,000 uplinks/s with rules on, at ≥ 0.7 of the raw batched INSERT of the same
+  // rows (the raw insert rate it was set against, when the ingest itself used that statement).
+  const rate = ruled / rounds;
+  const toInsert = ruledToInsert / rounds;
   process.stdout.write(
-    `with alarm rules / without: ${(ruled / plain).toFixed(2)} over ${rounds} rounds (target ≥ 0.85)\n\n`,
+    `with alarm rules / without: ${(ruled / plain).toFixed(2)} over ${rounds} rounds (target ≥ 0.85)\n` +
+      `with alarm rules, mean of ${rounds} rounds: ${Math.round(rate).toLocaleString('en')} uplinks/s, ${toInsert.toFixed(2)} of the raw batched INSERT (bar: ≥ 20,000 and ≥ 0.70: ${rate >= 20_000 && toInsert >= 0.7 ? 'met' : 'NOT met'})\n\n`,
   );
 }
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
