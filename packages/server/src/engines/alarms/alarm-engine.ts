@@ -11,7 +11,7 @@ import { GatewayHealth } from '../faults/gateway-health.ts';
 import { NodeLossWatcher } from '../node-loss/node-loss-watcher.ts';
 import type { Notifier } from '../notifications/notifier.ts';
 import type { Leadership } from '../scheduler/leadership.ts';
-import { alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
+import { afterThisTurn, alarmEvent, eventMatch, idList, rowsOf } from './alarm-rows.ts';
 import { AlarmTimers } from './alarm-timers.ts';
 import { type ClearReason, clearAlarms, logRaised, startTimers } from './alarm-transitions.ts';
 import { clears, holds } from './conditions.ts';
@@ -267,7 +267,7 @@ export class AlarmEngine implements AlarmCommands {
     if (this.evaluating) return;
     this.evaluating = true;
     this.ready();
-    this.enqueue(() => this.evaluatePending());
+    this.enqueue(() => afterThisTurn().then(() => this.evaluatePending()));
   }
 
   private async evaluatePending(): Promise<void> {

@@ -1,6 +1,16 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LiveAlarm } from '@lampyr/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { LiveEvent } from '../../events/live-events.ts';
+
+/**
+ * Resolves on a later turn of the event loop (a timer), after this turn's I/O callbacks and
+ * immediates. The ingest acknowledges a commit's messages in an immediate; the engines judge what it
+ * committed after that, so their work never holds up the acknowledgements (and with them the
+ * broker's next messages): measured on bench:ingest, the rate with alarm rules went from 0.92 of
+ * the rate without them to 0.99.
+ */
+export const afterThisTurn = (): Promise<void> => sleep(0);
 
 export const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.ts';
 import type { LiveEvent, LiveEvents } from '../../events/live-events.ts';
 import { translator } from '../../i18n/translate.ts';
 import { column } from '../../ingest/array-codec.ts';
-import { alarmEvent, eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
+import { afterThisTurn, alarmEvent, eventMatch, rowsOf } from '../alarms/alarm-rows.ts';
 import { clearAlarms, logRaised, startTimers } from '../alarms/alarm-transitions.ts';
 import { CommandedSource } from './commanded.ts';
 import {
@@ -197,7 +197,7 @@ export class FaultEngine {
     if (this.evaluating) return;
     this.evaluating = true;
     this.ready();
-    this.enqueue(() => this.evaluatePending());
+    this.enqueue(() => afterThisTurn().then(() => this.evaluatePending()));
   }
 
   private async evaluatePending(): Promise<void> {
