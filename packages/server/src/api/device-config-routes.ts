@@ -3,7 +3,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Actor } from '../access/access.ts';
-import { configTargets, programBuilder, type QueuedCommand, queueConfigCommands } from '../data/config-commands.ts';
+import {
+  configTargets,
+  programBuilder,
+  type QueuedCommand,
+  queueConfigCommands,
+  settleGroups,
+} from '../data/config-commands.ts';
 import { ApiException, badValue } from '../errors/api-exception.ts';
 import type { AppContext } from './context.ts';
 import { parseBody } from './parse-body.ts';
@@ -145,9 +151,9 @@ export function registerDeviceConfigRoutes(app: FastifyInstance, ctx: AppContext
         actor: accountOf(actor),
         at,
       });
-      await ctx.db.execute(sql`
-        UPDATE task_groups SET publication_status = 'publishing', message = ${`0/${queued.length}`}, updated_at = now()
-        WHERE id = ${id}`);
+      // Worked out from the rows, as each confirmation does: a row the sweep sends (and its device
+      // confirms) before this statement runs is counted, not overwritten with 0/N.
+      await settleGroups(ctx.db, [batchId]);
       announce(queued);
       return { success: true, data: { batchId, taskGroupId: id, profileId, results: queued } };
     },

@@ -225,3 +225,40 @@ export async function queueConfigCommands(
   });
   return { batchId, queued };
 }
+
+/** Still waiting for the device: not yet sent, sent, or a mismatch with attempts left. */
+export const OPEN_ROW = sql.raw(
+  "(r.status IN ('pending', 'sent') OR (r.status = 'mismatch' AND r.next_attempt_at IS NOT NULL))",
+);
+
+/**
+ * A task group's publication status from its latest deployment's rows: publishing while any device
+ * is still open, published when every one confirmed, failed when any ran out of attempts.
+ *
+ * The group's row is locked before the rows are counted, in a statement of its own: settles queue
+ * on it and each counts what was committed before its turn. Counted in the statement that writes
+ * (one snapshot taken before it waited for the row), a settle that started before the last
+ * confirmation committed could write after the settle that saw it, leaving the group publishing for
+ * good (seen in CI under load).
+ */
+export async function settleGroups(db: Db, batchIds: Iterable<string>): Promise<void> {
+  for (const batchId of new Set(batchIds)) {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        SELECT g.id FROM task_groups g
+        WHERE g.id = (SELECT min(r.task_group_id) FROM deploy_response_logs r WHERE r.batch_id = ${batchId})
+        FOR UPDATE`);
+      await tx.execute(sql`
+        WITH progress AS (
+          SELECT min(r.task_group_id) AS group_id, count(*) AS total,
+                 count(*) FILTER (WHERE ${OPEN_ROW}) AS open,
+                 count(*) FILTER (WHERE r.status = 'confirmed') AS confirmed
+          FROM deploy_response_logs r WHERE r.batch_id = ${batchId} AND r.task_group_id IS NOT NULL)
+        UPDATE task_groups g SET
+          publication_status = CASE WHEN p.open > 0 THEN 'publishing' WHEN p.confirmed = p.total THEN 'published' ELSE 'failed' END,
+          message = p.confirmed || '/' || p.total,
+          updated_at = now()
+        FROM progress p WHERE g.id = p.group_id`);
+    });
+  }
+}

@@ -1,6 +1,5 @@
 import type { ConfigCommand, ConfigOpName, DeviceProgram, LiveDeploy } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/connect.ts';
 import type { LiveEvent } from '../../events/live-events.ts';
 
 export const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
@@ -8,11 +7,6 @@ export const rowsOf = (result: unknown) => (result as { rows: Record<string, unk
 /** The columns a statement changing a deploy response log row returns, for its live event and its group. */
 export const DEPLOY_COLUMNS = sql.raw(
   'r.id, r.account_id, r.device_id, r.operation, r.status, r.version, r.reported_version, r.resend_count, r.task_group_id, r.batch_id, r.response_time, r.command, r.next_attempt_at',
-);
-
-/** Still waiting for the device: not yet sent, sent, or a mismatch with attempts left. */
-export const OPEN_ROW = sql.raw(
-  "(r.status IN ('pending', 'sent') OR (r.status = 'mismatch' AND r.next_attempt_at IS NOT NULL))",
 );
 
 /** How many times a configuration command is sent to a device without a ConnectionAttemptNumber. */
@@ -57,25 +51,5 @@ export function commandOfRow(row: Record<string, unknown>): ConfigCommand | unde
       return { op };
     default:
       return undefined;
-  }
-}
-
-/**
- * A task group's publication status from its latest deployment's rows: publishing while any device
- * is still open, published when every one confirmed, failed when any ran out of attempts.
- */
-export async function settleGroups(db: Db, batchIds: Iterable<string>): Promise<void> {
-  for (const batchId of new Set(batchIds)) {
-    await db.execute(sql`
-      WITH progress AS (
-        SELECT min(r.task_group_id) AS group_id, count(*) AS total,
-               count(*) FILTER (WHERE ${OPEN_ROW}) AS open,
-               count(*) FILTER (WHERE r.status = 'confirmed') AS confirmed
-        FROM deploy_response_logs r WHERE r.batch_id = ${batchId} AND r.task_group_id IS NOT NULL)
-      UPDATE task_groups g SET
-        publication_status = CASE WHEN p.open > 0 THEN 'publishing' WHEN p.confirmed = p.total THEN 'published' ELSE 'failed' END,
-        message = p.confirmed || '/' || p.total,
-        updated_at = now()
-      FROM progress p WHERE g.id = p.group_id`);
   }
 }

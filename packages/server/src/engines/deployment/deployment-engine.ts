@@ -2,20 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { CONFIG_FPORT, type ConfigReport, configCommandToJson, encodeConfigCommand } from '@lampyr/contract';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
+import { OPEN_ROW, settleGroups } from '../../data/config-commands.ts';
 import { expireOverrides } from '../../data/overrides.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CommandEvents } from '../../events/command-events.ts';
 import type { LiveEvents } from '../../events/live-events.ts';
 import type { DeviceDirectory } from '../../ingest/device-directory.ts';
-import {
-  commandOfRow,
-  DEPLOY_COLUMNS,
-  deployEvent,
-  MAX_ATTEMPTS,
-  OPEN_ROW,
-  rowsOf,
-  settleGroups,
-} from './deploy-rows.ts';
+import { commandOfRow, DEPLOY_COLUMNS, deployEvent, MAX_ATTEMPTS, rowsOf } from './deploy-rows.ts';
 
 export interface DeploymentOptions {
   /** How long a sent command waits for the device's config report before it is resent (default 60 s). */
