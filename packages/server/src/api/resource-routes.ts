@@ -69,6 +69,8 @@ const isServiceSearch = (body: unknown) =>
 const SEARCH_ALIASES: Partial<Record<string, string[]>> = { 'channel-read-values': ['channel-read-values1'] };
 
 const ok = <T>(data: T) => ({ success: true as const, data });
+/** Pages answered as JSON at once: their timestamps may come as the answer's ISO text. */
+const JSON_ANSWER = { forJson: true };
 
 export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = { access: 'user' as const };
@@ -85,15 +87,15 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: AppContext): v
       { config: user, schema: { tags, summary: 'List (page from 1)', response: list } },
       async (request) => {
         const actor = authorize(request, resource, 'read');
-        return ok(await repo.list(actor, parseBody(listBodySchema, request.body), 1));
+        return ok(await repo.list(actor, parseBody(listBodySchema, request.body), 1, JSON_ANSWER));
       },
     );
 
     const search = async (request: FastifyRequest) => {
       const actor = authorize(request, resource, 'read');
       if (isServiceSearch(request.body))
-        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body)));
-      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0));
+        return ok(await repo.search(actor, parseBody(serviceSearchSchema, request.body), JSON_ANSWER));
+      return ok(await repo.list(actor, parseBody(listBodySchema, request.body) as ListBody, 0, JSON_ANSWER));
     };
     for (const name of [resource.name, ...(SEARCH_ALIASES[resource.name] ?? [])]) {
       app.post(

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
@@ -52,9 +53,25 @@ export async function installSecurityHeaders(app: FastifyInstance, options: Secu
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: false,
   });
+  // Helmet's headers depend on its options alone: taken once from a response that records them, and
+  // handed to Fastify with its own on every answer. (Set on the raw response instead, they would send
+  // Node's writeHead down its slow path, which sets every other header again one by one.)
+  const fixed: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      fixed[name.toLowerCase()] = value;
+    },
+    removeHeader: (name: string) => {
+      delete fixed[name.toLowerCase()];
+    },
+  };
+  headers({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  const withHsts = { ...fixed, 'strict-transport-security': HSTS };
   const alwaysTls = publicOrigin?.startsWith('https:') ?? false;
   app.addHook('onRequest', (request, reply, done) => {
-    if (alwaysTls || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    reply.headers(alwaysTls || request.protocol === 'https' ? withHsts : fixed);
+    done();
   });
 }

@@ -34,11 +34,24 @@ import {
   type WhereNode,
   WherePlan,
 } from './filter-sql.ts';
+import { withFastRows } from './row-mapper.ts';
 
 type Row = Record<string, unknown>;
 export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt', 'accountId']);
+
+/** A prepared statement's placeholder names (`v0`, `v1`, …), made once rather than on every call. */
+const PLACEHOLDERS: string[] = [];
+const placeholderName = (index: number): string => {
+  let name = PLACEHOLDERS[index];
+  if (name === undefined) {
+    name = `v${index}`;
+    PLACEHOLDERS[index] = name;
+  }
+  return name;
+};
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Prepared statements kept per resource; names are never reused, so a connection never sees one name twice. */
@@ -52,6 +65,8 @@ export class ResourceRepository {
   private readonly prepared = new Map<string, { page: Prepared; count: Prepared }>();
   private readonly columns: Record<string, PgColumn>;
   private readonly selection: Record<string, PgColumn>;
+  /** The full selection's columns, as a statement's key names them. */
+  private readonly selectionKey: string;
 
   constructor(
     private readonly db: Db,
@@ -63,6 +78,7 @@ export class ResourceRepository {
     this.columns = getTableColumns(table) as Record<string, PgColumn>;
     this.fields = queryFields(resource, this.columns);
     this.selection = Object.fromEntries([...this.fields].map(([name, f]) => [name, f.column]));
+    this.selectionKey = Object.keys(this.selection).join(',');
   }
 
   private column(name: string): PgColumn {
@@ -155,13 +171,15 @@ export class ResourceRepository {
     selectedColumns: Record<string, boolean> | null | undefined,
     offset: number,
     size: number,
+    forJson = false,
   ) {
     const projection = this.projection(selectedColumns);
-    const order = orderSql(this.fields, sort, this.resource.defaultSort);
-    const key = `${plan.key}#${sort.join(';')}#${Object.keys(projection).join(',')}`;
+    const columns = projection === this.selection ? this.selectionKey : Object.keys(projection).join(',');
+    const key = `${plan.key}#${sort.join(';')}#${columns}${forJson ? '#json' : ''}`;
     let statements = this.prepared.get(key);
     if (!statements) {
-      const clause = where((index) => sql.placeholder(`v${index}`));
+      const clause = where((index) => sql.placeholder(placeholderName(index)));
+      const order = orderSql(this.fields, sort, this.resource.defaultSort);
       const name = `${this.resource.name.replace(/-/g, '_')}_${nextStatement++}`;
       statements = {
         page: this.db
@@ -174,12 +192,13 @@ export class ResourceRepository {
           .prepare(name),
         count: this.db.select({ n: count() }).from(this.table).where(clause).prepare(`${name}_count`),
       };
+      withFastRows(statements.page, { isoTimestamps: forJson });
       if (this.prepared.size >= PREPARED_LIMIT) this.prepared.delete(this.prepared.keys().next().value as string);
       this.prepared.set(key, statements);
     }
     const params: Record<string, unknown> = { limit: size, offset };
     plan.values.forEach((value, index) => {
-      params[`v${index}`] = value;
+      params[placeholderName(index)] = value;
     });
     const [content, total] = await Promise.all([statements.page.execute(params), statements.count.execute(params)]);
     return {
@@ -188,12 +207,15 @@ export class ResourceRepository {
     };
   }
 
-  /** SPEC §7 list and search bodies; `base` is 1 for the list call and 0 for search. */
-  list(actor: Actor, body: ListBody, base: 0 | 1) {
+  /**
+   * SPEC §7 list and search bodies; `base` is 1 for the list call and 0 for search. `forJson`: the
+   * page goes straight into a JSON answer, so its timestamps come as the ISO text the answer writes.
+   */
+  list(actor: Actor, body: ListBody, base: 0 | 1, { forJson = false } = {}) {
     const { page, size, sort } = body.pageable;
     if (page < base) throw new ApiException('BAD_REQUEST', 'errors.listPageBase');
     const { plan, where } = this.listWhere(actor, body);
-    return this.page(actor, plan, where, sort, body.selectedColumns, (page - base) * size, size);
+    return this.page(actor, plan, where, sort, body.selectedColumns, (page - base) * size, size, forJson);
   }
 
   /** Every row a list body selects, up to `limit` (exports). */
@@ -252,7 +274,7 @@ export class ResourceRepository {
   }
 
   /** The search service's body: conditions joined by `logic`, page from 0. */
-  search(actor: Actor, body: ServiceSearch) {
+  search(actor: Actor, body: ServiceSearch, { forJson = false } = {}) {
     const plan = new WherePlan();
     const where = plan.group('AND', [
       this.scopeNode(plan, actor),
@@ -261,7 +283,7 @@ export class ResourceRepository {
     ]);
     const direction = body.sortDirection.toLowerCase();
     const sort = [`${body.sortBy ?? 'id'},${direction}`];
-    return this.page(actor, plan, where, sort, null, body.page * body.size, body.size);
+    return this.page(actor, plan, where, sort, null, body.page * body.size, body.size, forJson);
   }
 
   private conditions(plan: WherePlan, filters: Condition[], logic: 'AND' | 'OR'): WhereNode {

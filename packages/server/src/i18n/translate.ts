@@ -39,8 +39,16 @@ export function pickLanguage(header: string | undefined): Language {
   return CONSTANTS.defaultLanguage;
 }
 
+/** One fixed translator per language, made once: every request asks for one. */
+const fixed = new Map<Language, TFunction>();
+
 export function translator(lng: Language): TFunction {
-  return instance.getFixedT(lng);
+  let t = fixed.get(lng);
+  if (!t) {
+    t = instance.getFixedT(lng);
+    fixed.set(lng, t);
+  }
+  return t;
 }
 
 /** A field's label: the resource's own wording first, then the shared one. */
