@@ -120,7 +120,13 @@ describe('a street on a dusk-to-dawn schedule', () => {
     await page.getByLabel('Street', { exact: true }).click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: STREET }).first().click();
     await page.getByRole('button', { name: 'Add to the group' }).click();
+    // The add call's own answer (a run once saw no member stored for 15 s; this says why if it recurs).
+    const answered = page.waitForResponse((r) => r.url().endsWith(`/task-groups/${groupId}/members/add`), {
+      timeout: 15_000,
+    });
     await page.getByRole('dialog').getByRole('button', { name: 'Add to the group' }).click();
+    const answer = await answered;
+    expect(answer.status(), await answer.text()).toBe(200);
     // The members as stored (the "matching lights added" toast may come and go between two polls).
     const memberCount = async () =>
       (
